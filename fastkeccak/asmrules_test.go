@@ -1,0 +1,110 @@
+package fastkeccak
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// textDirective matches a Go assembler TEXT line: name, optional flags, and
+// the frame size.
+var textDirective = regexp.MustCompile(`^TEXT\s+·(\w+)\(SB\),\s*(?:([^$]*),\s*)?\$(-?\d+)`)
+
+// TestAssemblyKeepsStackCheck reads every .s file of the package: no kernel
+// may be NOSPLIT or have a frame under 128 bytes. Either would drop the stack
+// check from the prologue, which is the only point where the scheduler can
+// preempt a long absorb loop; without it one big hash stalls every
+// stop-the-world pause.
+func TestAssemblyKeepsStackCheck(t *testing.T) {
+	files, err := filepath.Glob("*.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := 0
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			if !strings.HasPrefix(line, "TEXT") {
+				continue
+			}
+			texts++
+			m := textDirective.FindStringSubmatch(line)
+			if m == nil {
+				t.Errorf("%s:%d: cannot parse %q", file, i+1, line)
+				continue
+			}
+			name, flags := m[1], m[2]
+			frame, _ := strconv.Atoi(m[3])
+			if strings.Contains(flags, "NOSPLIT") || strings.Contains(flags, "|4") || flags == "4" {
+				t.Errorf("%s:%d: %s is NOSPLIT", file, i+1, name)
+			}
+			if frame < 128 {
+				t.Errorf("%s:%d: %s has a %d-byte frame, want at least 128", file, i+1, name, frame)
+			}
+		}
+	}
+	if len(files) > 0 && texts == 0 {
+		t.Error("assembly files hold no TEXT directive")
+	}
+	t.Logf("%d kernels in %d files", texts, len(files))
+}
+
+// TestLongHashDoesNotStallGC hashes 32 MiB in one Sum256 call on one
+// goroutine while another forces garbage collections, and checks that the
+// stop-the-world pauses stay short: the absorb loop must be preemptible.
+func TestLongHashDoesNotStallGC(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hashes 32 MiB per backend")
+	}
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs two Ps to run the hash beside the collector")
+	}
+	msg := make([]byte, 32<<20)
+	forEachBackend(t, func(t *testing.T) {
+		start := time.Now()
+		_ = Sum256(msg[:4<<20])
+		whole := 8 * time.Since(start)
+		var done atomic.Bool
+		hashing := make(chan struct{})
+		go func() {
+			close(hashing)
+			for !done.Load() {
+				_ = Sum256(msg)
+			}
+		}()
+		<-hashing
+		time.Sleep(2 * time.Millisecond)
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range 5 {
+			runtime.GC()
+			time.Sleep(time.Millisecond)
+		}
+		done.Store(true)
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		// PauseNs is a ring of the most recent stop-the-world pauses; each
+		// includes the time spent waiting for running goroutines to stop.
+		var worst time.Duration
+		for gc := before.NumGC + 1; gc <= after.NumGC; gc++ {
+			worst = max(worst, time.Duration(after.PauseNs[(gc+255)%256]))
+		}
+		t.Logf("32 MiB Sum256 takes about %v; longest GC pause %v", whole, worst)
+		// A kernel that cannot be preempted holds a pause for a large part
+		// of a whole hash; a preemptible one for microseconds.
+		if worst > max(whole/4, 20*time.Millisecond) {
+			t.Errorf("a GC pause took %v while a %v hash ran: the kernel is not preemptible", worst, whole)
+		}
+	})
+	debug.FreeOSMemory()
+}

@@ -1,0 +1,69 @@
+package fastkeccak
+
+import (
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// useBackend makes id the active kernel for the rest of the test.
+func useBackend(tb testing.TB, id backendID) {
+	tb.Helper()
+	prev := active
+	active = id
+	tb.Cleanup(func() { active = prev })
+}
+
+// forEachBackend runs f once per kernel this CPU can run, each forced in
+// turn, so every test covers every backend the machine has.
+func forEachBackend(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	for _, id := range availableBackends() {
+		t.Run("backend="+id.String(), func(t *testing.T) {
+			useBackend(t, id)
+			f(t)
+		})
+	}
+}
+
+func TestBackendNames(t *testing.T) {
+	available := availableBackends()
+	if !slices.Contains(available, backendGeneric) {
+		t.Fatalf("generic kernel missing from %v", available)
+	}
+	t.Logf("Backend() = %s; available: %v", Backend(), available)
+	for _, id := range available {
+		if got := chooseBackend(id.String()); got != id {
+			t.Errorf("chooseBackend(%q) = %v", id.String(), got)
+		}
+	}
+	if got := chooseBackend("no-such-kernel"); got != available[0] {
+		t.Errorf("unknown override chose %v, want the default %v", got, available[0])
+	}
+	if got := chooseBackend(""); got != available[0] {
+		t.Errorf("empty override chose %v, want the default %v", got, available[0])
+	}
+}
+
+// TestBackendEnvironment checks that KECCAKROOT_BACKEND is honoured at
+// start-up, by running this test binary again with it set.
+func TestBackendEnvironment(t *testing.T) {
+	if want := os.Getenv("FASTKECCAK_WANT_BACKEND"); want != "" {
+		if Backend() != want {
+			t.Fatalf("KECCAKROOT_BACKEND=%s gave Backend() = %s", os.Getenv("KECCAKROOT_BACKEND"), Backend())
+		}
+		return
+	}
+	if testing.Short() {
+		t.Skip("starts a subprocess per backend")
+	}
+	for _, id := range availableBackends() {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestBackendEnvironment$")
+		cmd.Env = append(os.Environ(), "KECCAKROOT_BACKEND="+id.String(), "FASTKECCAK_WANT_BACKEND="+id.String())
+		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "PASS") {
+			t.Errorf("backend %s: %v\n%s", id, err, out)
+		}
+	}
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package fastkeccak
+
+const raceEnabled = true
