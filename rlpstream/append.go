@@ -1,0 +1,121 @@
+package rlpstream
+
+import (
+	"math/big"
+	"slices"
+
+	"github.com/holiman/uint256"
+)
+
+// The Append functions encode into a byte slice, in the manner of
+// strconv.AppendInt: each appends the encoding of one value to dst and
+// returns the extended slice. They produce the same bytes as Writer and
+// StreamWriter, and allocate only when dst has to grow; size the slice with
+// the size functions to avoid even that.
+
+// appendHeader appends the header of a string (base 0x80) or list (base
+// 0xc0) whose content is n bytes long.
+func appendHeader(dst []byte, base byte, n int) []byte {
+	if uint(n) < 56 {
+		return append(dst, base+byte(n))
+	}
+	l := longLen(n)
+	dst = append(dst, base+55+byte(l))
+	return appendUint(dst, uint64(n), l)
+}
+
+// appendUint appends the low l bytes of x big-endian.
+func appendUint(dst []byte, x uint64, l int) []byte {
+	for i := l - 1; i >= 0; i-- {
+		dst = append(dst, byte(x>>(8*uint(i))))
+	}
+	return dst
+}
+
+// AppendBytes appends the encoding of the byte string b (see
+// StreamWriter.WriteBytes).
+func AppendBytes(dst, b []byte) []byte {
+	if len(b) == 1 && b[0] < 0x80 {
+		return append(dst, b[0])
+	}
+	return append(appendHeader(dst, 0x80, len(b)), b...)
+}
+
+// AppendString appends the encoding of s as a byte string.
+func AppendString(dst []byte, s string) []byte {
+	if len(s) == 1 && s[0] < 0x80 {
+		return append(dst, s[0])
+	}
+	return append(appendHeader(dst, 0x80, len(s)), s...)
+}
+
+// AppendUint64 appends the encoding of the integer x (see
+// StreamWriter.WriteUint64).
+func AppendUint64(dst []byte, x uint64) []byte {
+	if x < 0x80 {
+		return append(dst, smallInt(x))
+	}
+	l := uintLen(x)
+	return appendUint(append(dst, 0x80+byte(l)), x, l)
+}
+
+// AppendBool appends the encoding of v: 0x01 for true, 0x80 for false.
+func AppendBool(dst []byte, v bool) []byte {
+	return append(dst, boolByte(v))
+}
+
+// AppendBigInt appends the encoding of the integer x; nil is encoded as zero. A
+// negative x appends nothing and returns ErrNegativeBigInt.
+func AppendBigInt(dst []byte, x *big.Int) ([]byte, error) {
+	if x == nil {
+		return append(dst, 0x80), nil
+	}
+	if x.Sign() < 0 {
+		return dst, ErrNegativeBigInt
+	}
+	if x.BitLen() <= 64 {
+		return AppendUint64(dst, x.Uint64()), nil
+	}
+	n := (x.BitLen() + 7) >> 3
+	dst = appendHeader(dst, 0x80, n)
+	start := len(dst)
+	dst = slices.Grow(dst, n)[:start+n]
+	x.FillBytes(dst[start:])
+	return dst, nil
+}
+
+// AppendUint256 appends the encoding of the integer x; nil is encoded as
+// zero.
+func AppendUint256(dst []byte, x *uint256.Int) []byte {
+	if x == nil {
+		return append(dst, 0x80)
+	}
+	bl := x.BitLen()
+	if bl <= 7 {
+		return append(dst, smallInt(x[0]))
+	}
+	n := (bl + 7) >> 3
+	dst = append(dst, 0x80+byte(n))
+	for i := n - 1; i >= 0; i-- {
+		dst = append(dst, byte(x[i>>3]>>(8*uint(i&7))))
+	}
+	return dst
+}
+
+// AppendListHeader appends the header of a list whose content, appended next
+// by the caller, is contentSize bytes long. It panics if contentSize is
+// negative.
+func AppendListHeader(dst []byte, contentSize int) []byte {
+	return appendHeader(dst, 0xc0, contentSize)
+}
+
+// AppendTypedTxHeader appends the start of a typed-transaction envelope: the
+// type byte, then the header of a list of contentSize bytes of content.
+func AppendTypedTxHeader(dst []byte, txType byte, contentSize int) []byte {
+	return appendHeader(append(dst, txType), 0xc0, contentSize)
+}
+
+// AppendRaw appends raw, an already encoded item, unchanged.
+func AppendRaw(dst, raw []byte) []byte {
+	return append(dst, raw...)
+}

@@ -1,0 +1,198 @@
+package rlpstream
+
+import (
+	"encoding/binary"
+	"math/big"
+
+	"github.com/holiman/uint256"
+
+	"github.com/keccakroot/keccakroot/fastkeccak"
+)
+
+// Writer encodes RLP straight into a Keccak-256 hasher, so that hashing an
+// RLP value needs no buffer and no allocation. Every header and every single
+// byte goes through the hasher's one-byte fast path; string content goes
+// through Write.
+//
+// Writer is a small value around a concrete *fastkeccak.Hasher, not an
+// interface, so that the hasher's WriteByte inlines into its methods and the
+// methods themselves cost no more than a direct call. It writes front to
+// back: the size of a list's content must be known before its header is
+// written, which the size functions (BytesSize, Uint64Size, ListSize and the
+// rest) compute without encoding anything:
+//
+//	var h fastkeccak.Hasher
+//	w := rlpstream.NewWriter(&h)
+//	w.WriteListHeader(rlpstream.Uint64Size(nonce) + rlpstream.BytesSize(root[:]))
+//	w.WriteUint64(nonce)
+//	w.WriteBytes(root[:])
+//	sum := h.Sum256()
+//
+// The hasher cannot fail, so only WriteBigInt returns an error. The zero
+// Writer has no hasher and must not be used.
+type Writer struct {
+	h *fastkeccak.Hasher
+}
+
+// NewWriter returns a Writer that writes into h.
+func NewWriter(h *fastkeccak.Hasher) Writer { return Writer{h: h} }
+
+// Hasher returns the hasher the Writer writes into.
+func (w Writer) Hasher() *fastkeccak.Hasher { return w.h }
+
+// header writes the header of a string (base 0x80) or list (base 0xc0) whose
+// content is n bytes long. The short form is one byte; the rare long form is
+// out of line.
+func (w Writer) header(base byte, n int) {
+	if uint(n) < 56 {
+		w.h.WriteByte(base + byte(n))
+		return
+	}
+	w.longHeader(base, n)
+}
+
+// longHeader writes a long-form header: 0xb7 or 0xf7 plus the length of the
+// size, then the size big-endian.
+func (w Writer) longHeader(base byte, n int) {
+	l := longLen(n)
+	w.h.WriteByte(base + 55 + byte(l))
+	w.putUint(uint64(n), l)
+}
+
+// putUint writes the low l bytes of x big-endian, one WriteByte each.
+func (w Writer) putUint(x uint64, l int) {
+	for i := l - 1; i >= 0; i-- {
+		w.h.WriteByte(byte(x >> (8 * uint(i))))
+	}
+}
+
+// WriteBytes writes b as a byte string: a single byte below 0x80 as itself,
+// anything else (the empty string included) after a header. Fixed-size
+// arrays such as addresses and hashes are written as WriteBytes(a[:]).
+func (w Writer) WriteBytes(b []byte) {
+	if len(b) < 56 {
+		if len(b) == 1 && b[0] < 0x80 {
+			w.h.WriteByte(b[0])
+			return
+		}
+		w.h.WriteByte(0x80 + byte(len(b)))
+	} else {
+		w.longHeader(0x80, len(b))
+	}
+	w.h.Write(b)
+}
+
+// WriteString writes s as a byte string, exactly as WriteBytes would.
+func (w Writer) WriteString(s string) {
+	if len(s) < 56 {
+		if len(s) == 1 && s[0] < 0x80 {
+			w.h.WriteByte(s[0])
+			return
+		}
+		w.h.WriteByte(0x80 + byte(len(s)))
+	} else {
+		w.longHeader(0x80, len(s))
+	}
+	w.h.WriteString(s)
+}
+
+// WriteUint64 writes x as an integer: its big-endian bytes without leading
+// zeros as a byte string, so 0 is 0x80 and 1 to 127 are single bytes.
+func (w Writer) WriteUint64(x uint64) {
+	if x < 0x80 {
+		w.h.WriteByte(smallInt(x))
+		return
+	}
+	w.writeUint64Long(x)
+}
+
+// writeUint64Long writes an integer of 0x80 or more: the header through
+// WriteByte, then the value's bytes in one Write from the stack.
+func (w Writer) writeUint64Long(x uint64) {
+	l := uintLen(x)
+	w.h.WriteByte(0x80 + byte(l))
+	var buf [8]byte
+	binary.BigEndian.PutUint64(buf[:], x)
+	w.h.Write(buf[8-l:])
+}
+
+// WriteBool writes true as 0x01 and false as 0x80, as the integers 1 and 0.
+func (w Writer) WriteBool(v bool) {
+	w.h.WriteByte(boolByte(v))
+}
+
+// WriteBigInt writes x as an integer like WriteUint64; nil is written as zero.
+// A negative x writes nothing and returns ErrNegativeBigInt.
+func (w Writer) WriteBigInt(x *big.Int) error {
+	if x == nil {
+		w.h.WriteByte(0x80)
+		return nil
+	}
+	if x.Sign() < 0 {
+		return ErrNegativeBigInt
+	}
+	bl := x.BitLen()
+	if bl <= 64 {
+		w.WriteUint64(x.Uint64())
+		return nil
+	}
+	n := (bl + 7) >> 3
+	if n <= 32 {
+		var buf [32]byte
+		x.FillBytes(buf[32-n:])
+		w.h.WriteByte(0x80 + byte(n))
+		w.h.Write(buf[32-n:])
+		return nil
+	}
+	w.header(0x80, n)
+	words := x.Bits()
+	for i := n - 1; i >= 0; i-- {
+		w.h.WriteByte(byte(words[i/wordBytes] >> (8 * uint(i%wordBytes))))
+	}
+	return nil
+}
+
+// WriteUint256 writes x as an integer like WriteUint64; nil is written as
+// zero.
+func (w Writer) WriteUint256(x *uint256.Int) {
+	if x == nil {
+		w.h.WriteByte(0x80)
+		return
+	}
+	if x[3]|x[2]|x[1] == 0 {
+		w.WriteUint64(x[0])
+		return
+	}
+	w.writeUint256Long(x)
+}
+
+func (w Writer) writeUint256Long(x *uint256.Int) {
+	var buf [32]byte
+	x.PutUint256(buf[:])
+	n := (x.BitLen() + 7) >> 3
+	w.h.WriteByte(0x80 + byte(n))
+	w.h.Write(buf[32-n:])
+}
+
+// WriteListHeader writes the header of a list whose content, written next by
+// the caller, is contentSize bytes long (see ListSize). It panics if
+// contentSize is negative.
+func (w Writer) WriteListHeader(contentSize int) {
+	w.header(0xc0, contentSize)
+}
+
+// WriteTypedTxHeader writes the start of a typed-transaction envelope as
+// go-ethereum hashes it (for the transaction hash and the signing hash): the
+// transaction type byte, then the header of the RLP list whose content,
+// written next, is contentSize bytes long. The envelope's size is
+// TypedTxSize(contentSize).
+func (w Writer) WriteTypedTxHeader(txType byte, contentSize int) {
+	w.h.WriteByte(txType)
+	w.header(0xc0, contentSize)
+}
+
+// WriteRaw writes raw, an already encoded item (or several), unchanged. Its
+// size is len(raw). The caller vouches that raw is valid RLP; see Validate.
+func (w Writer) WriteRaw(raw []byte) {
+	w.h.Write(raw)
+}
