@@ -1,0 +1,285 @@
+package triehash
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/keccakroot/keccakroot/fastkeccak"
+)
+
+// MaxKeyLength is the longest key, in bytes, a Builder accepts. It bounds
+// the builder's memory (one open branch per key nibble at most); Ethereum's
+// keys are 32 bytes or, for list indices, at most 9.
+const MaxKeyLength = 1024
+
+// EmptyRoot is the root of a trie without keys: Keccak-256 of RLP("").
+var EmptyRoot = [32]byte{
+	0x56, 0xe8, 0x1f, 0x17, 0x1b, 0xcc, 0x55, 0xa6, 0xff, 0x83, 0x45, 0xe6, 0x92, 0xc0, 0xf8, 0x6e,
+	0x5b, 0x48, 0xe0, 0x1b, 0x99, 0x6c, 0xad, 0xc0, 0x01, 0x62, 0x2f, 0xb5, 0xe3, 0x63, 0xb4, 0x21,
+}
+
+// NodeFunc receives each node that the trie stores by hash: its path from
+// the root in nibbles, its Keccak-256 hash and its RLP encoding. Nodes whose
+// encoding is shorter than 32 bytes are embedded in their parent and not
+// reported, except the root, which is always hashed. The path and blob
+// slices are reused after the call returns; copy them to keep them. This is
+// the contract of go-ethereum's trie.OnTrieNode.
+type NodeFunc func(path []byte, hash [32]byte, blob []byte)
+
+// Builder computes a trie root from keys given in strictly ascending order.
+//
+// It keeps only the path of the last key: a stack of the branch nodes on it
+// that may still receive children. When the next key arrives, every branch
+// deeper than the nibbles it shares with the last key can receive nothing
+// more, so it is encoded, hashed (or kept for embedding if shorter than 32
+// bytes) and dropped, and its reference is written into its parent. The
+// last key itself is held back until the next one shows where its leaf
+// hangs: from the branch at the depth of the longer of the prefixes it
+// shares with its two neighbours.
+type Builder struct {
+	onNode NodeFunc
+
+	// stack holds the open branches on the path of the last key, by
+	// strictly increasing depth. Entries past len are kept for reuse.
+	stack []branch
+	// last and lastValue are the pending key and its value, not yet placed
+	// in the trie: copies in keyBuf and valueBuf, or the caller's own slices
+	// when it lends them (see update).
+	last, lastValue  []byte
+	keyBuf, valueBuf []byte
+	hasLast          bool
+
+	// hashed is set by Hash; root is its result.
+	hashed bool
+	root   [32]byte
+
+	enc  []byte // scratch for one node's encoding
+	path []byte // scratch for the nibble path given to onNode
+}
+
+// branch is an open branch node at a given depth (in nibbles): its children
+// are indexed by the key nibble at that depth.
+type branch struct {
+	depth    int
+	mask     uint16 // which children are set
+	children [16]ref
+	value    []byte // value of the key that ends at this branch, if hasValue
+	hasValue bool
+}
+
+// ref is how a parent refers to a finished child: a 32-byte hash, or the
+// child's whole encoding when that is shorter than 32 bytes.
+type ref struct {
+	n    uint8 // 32 for a hash, else the length of an embedded encoding
+	data [32]byte
+}
+
+// NewBuilder returns an empty Builder. onNode, if not nil, is called for
+// every node stored by hash; see NodeFunc.
+func NewBuilder(onNode NodeFunc) *Builder {
+	return &Builder{onNode: onNode}
+}
+
+// Reset empties the Builder for a new trie, keeping its buffers and its
+// onNode function. A Builder is usable again after Reset whatever error it
+// returned before.
+func (b *Builder) Reset() {
+	b.stack = b.stack[:0]
+	b.last, b.lastValue = nil, nil
+	b.hasLast = false
+	b.hashed = false
+}
+
+// Update adds a key and its value. Keys must be strictly ascending in byte
+// order, values non-empty, keys at most MaxKeyLength bytes. Both slices are
+// copied as needed, so the caller may reuse them at once. On error the
+// Builder is unchanged.
+func (b *Builder) Update(key, value []byte) error {
+	return b.update(key, value, false)
+}
+
+// update is Update; with lend, the Builder keeps key and value instead of
+// copying them, and the caller must leave both unchanged until the next
+// update or Hash. Root and its relatives lend slices they hold anyway.
+func (b *Builder) update(key, value []byte, lend bool) error {
+	switch {
+	case b.hashed:
+		return fmt.Errorf("%w: Update(%x) after Hash; call Reset first", ErrHashed, key)
+	case len(value) == 0:
+		return fmt.Errorf("%w: key %x (a trie cannot store an empty value)", ErrEmptyValue, key)
+	case len(key) > MaxKeyLength:
+		return fmt.Errorf("%w: key of %d bytes, at most %d: %x", ErrKeyTooLong, len(key), MaxKeyLength, key)
+	}
+	if b.hasLast {
+		switch cmp := bytes.Compare(b.last, key); {
+		case cmp == 0:
+			return fmt.Errorf("%w: %x", ErrDuplicateKey, key)
+		case cmp > 0:
+			return fmt.Errorf("%w: key %x after %x (keys must ascend)", ErrUnsorted, key, b.last)
+		}
+		b.advance(commonPrefixNibbles(b.last, key))
+	}
+	if lend {
+		b.last, b.lastValue = key, value
+	} else {
+		b.keyBuf = append(b.keyBuf[:0], key...)
+		b.valueBuf = append(b.valueBuf[:0], value...)
+		b.last, b.lastValue = b.keyBuf, b.valueBuf
+	}
+	b.hasLast = true
+	return nil
+}
+
+// Hash finishes the trie and returns its root. Once called, the Builder
+// returns the same root until Reset; Update in between is an error.
+func (b *Builder) Hash() [32]byte {
+	if b.hashed {
+		return b.root
+	}
+	b.hashed = true
+	switch {
+	case !b.hasLast:
+		b.root = EmptyRoot
+	case len(b.stack) == 0:
+		// A single key: the root is one leaf holding the whole key.
+		b.enc = appendLeaf(b.enc[:0], b.last, 0, b.lastValue)
+		r := b.commit(b.enc, 0)
+		b.root = r.data
+	default:
+		b.placeLast()
+		r := b.fold(-1)
+		b.root = r.data
+	}
+	return b.root
+}
+
+// advance is called with the next key's common prefix with the pending
+// key, in nibbles: it places the pending key and closes every branch that
+// the next key cannot reach.
+func (b *Builder) advance(common int) {
+	if len(b.stack) == 0 || b.top().depth < common {
+		b.push(common)
+	}
+	b.placeLast()
+	b.fold(common)
+}
+
+func (b *Builder) top() *branch { return &b.stack[len(b.stack)-1] }
+
+// push opens an empty branch at depth.
+func (b *Builder) push(depth int) {
+	if len(b.stack) < cap(b.stack) {
+		b.stack = b.stack[:len(b.stack)+1]
+	} else {
+		b.stack = append(b.stack, branch{})
+	}
+	t := b.top()
+	t.depth = depth
+	t.mask = 0
+	t.hasValue = false
+	t.value = t.value[:0]
+}
+
+// placeLast puts the pending key into the deepest open branch: as that
+// branch's value if the key ends there, else as a leaf child.
+func (b *Builder) placeLast() {
+	t := b.top()
+	if t.depth == 2*len(b.last) {
+		t.value = append(t.value[:0], b.lastValue...)
+		t.hasValue = true
+		return
+	}
+	n := nibble(b.last, t.depth)
+	b.enc = appendLeaf(b.enc[:0], b.last, t.depth+1, b.lastValue)
+	t.children[n] = b.commit(b.enc, t.depth+1)
+	t.mask |= 1 << n
+}
+
+// fold closes every open branch deeper than depth, innermost first, and
+// writes each one's reference into its parent, opening the parent at depth
+// if no open branch is there. With depth -1 it closes them all and returns
+// the reference to the root.
+func (b *Builder) fold(depth int) ref {
+	var r ref
+	for len(b.stack) > 0 && b.top().depth > depth {
+		closing := b.top()
+		parent := depth
+		if len(b.stack) > 1 {
+			parent = max(parent, b.stack[len(b.stack)-2].depth)
+		}
+		r = b.closeBranch(closing, parent)
+		b.stack = b.stack[:len(b.stack)-1]
+		if parent < 0 {
+			continue // the root
+		}
+		if len(b.stack) == 0 || b.top().depth < parent {
+			b.push(parent)
+		}
+		t := b.top()
+		n := nibble(b.last, parent)
+		t.children[n] = r
+		t.mask |= 1 << n
+	}
+	return r
+}
+
+// closeBranch encodes a finished branch and, if it sits deeper than one
+// nibble below its parent (at depth parent; -1 for none), the extension node
+// that leads to it. It returns the reference the parent stores.
+func (b *Builder) closeBranch(br *branch, parent int) ref {
+	b.enc = appendBranch(b.enc[:0], br)
+	r := b.commit(b.enc, br.depth)
+	if br.depth > parent+1 {
+		b.enc = appendExtension(b.enc[:0], b.last, parent+1, br.depth, &r)
+		r = b.commit(b.enc, parent+1)
+	}
+	return r
+}
+
+// commit turns a finished node's encoding into the reference its parent
+// keeps: the encoding itself if under 32 bytes, else its hash, which is then
+// reported to onNode. pathLen is the node's depth in nibbles along the
+// pending key; the root (depth 0) is always hashed. Every node hash of the
+// builder goes through here.
+func (b *Builder) commit(blob []byte, pathLen int) ref {
+	var r ref
+	if len(blob) < 32 && pathLen > 0 {
+		r.n = uint8(copy(r.data[:], blob))
+		return r
+	}
+	r.n = 32
+	r.data = fastkeccak.Sum256(blob)
+	if b.onNode != nil {
+		b.path = appendNibbles(b.path[:0], b.last, pathLen)
+		b.onNode(b.path, r.data, blob)
+	}
+	return r
+}
+
+// nibble returns nibble i of key: the high half of key[i/2] for even i.
+func nibble(key []byte, i int) byte {
+	if i%2 == 0 {
+		return key[i/2] >> 4
+	}
+	return key[i/2] & 0x0f
+}
+
+// appendNibbles appends the first n nibbles of key, one per byte.
+func appendNibbles(dst, key []byte, n int) []byte {
+	for i := range n {
+		dst = append(dst, nibble(key, i))
+	}
+	return dst
+}
+
+// commonPrefixNibbles returns how many leading nibbles a and b share.
+func commonPrefixNibbles(a, b []byte) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if i < len(a) && i < len(b) && a[i]>>4 == b[i]>>4 {
+		return 2*i + 1
+	}
+	return 2 * i
+}

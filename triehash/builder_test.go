@@ -1,0 +1,198 @@
+package triehash
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/rawdb"
+	"github.com/ethereum/go-ethereum/trie"
+	"github.com/ethereum/go-ethereum/triedb"
+)
+
+// gethTrieRoot is the reference for any key set: go-ethereum's full trie,
+// which (unlike StackTrie) supports keys that are prefixes of others.
+func gethTrieRoot(t testing.TB, keys, values [][]byte) [32]byte {
+	t.Helper()
+	tr := trie.NewEmpty(triedb.NewDatabase(rawdb.NewMemoryDatabase(), nil))
+	for i := range keys {
+		if err := tr.Update(keys[i], values[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tr.Hash()
+}
+
+// gethNode is one onTrieNode callback, copied.
+type gethNode struct {
+	path []byte
+	hash [32]byte
+	blob []byte
+}
+
+func (n gethNode) String() string {
+	return fmt.Sprintf("path %x hash %x blob %x", n.path, n.hash, n.blob)
+}
+
+// gethStackTrie returns StackTrie's root and callback stream for sorted keys.
+func gethStackTrie(t testing.TB, keys, values [][]byte) ([32]byte, []gethNode) {
+	t.Helper()
+	var nodes []gethNode
+	st := trie.NewStackTrie(func(path []byte, hash common.Hash, blob []byte) {
+		nodes = append(nodes, gethNode{bytes.Clone(path), hash, bytes.Clone(blob)})
+	})
+	for i := range keys {
+		if err := st.Update(keys[i], values[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return st.Hash(), nodes
+}
+
+func buildRecorded(t testing.TB, keys, values [][]byte) ([32]byte, []gethNode) {
+	t.Helper()
+	var nodes []gethNode
+	b := NewBuilder(func(path []byte, hash [32]byte, blob []byte) {
+		nodes = append(nodes, gethNode{bytes.Clone(path), hash, bytes.Clone(blob)})
+	})
+	for i := range keys {
+		if err := b.Update(keys[i], values[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Hash(), nodes
+}
+
+// randomSet returns sorted, distinct keys with random values. With
+// prefixes, keys have random lengths and some are prefixes of others; else
+// all keys have keyLen bytes drawn from a small alphabet, so they share long
+// prefixes.
+func randomSet(rng *rand.Rand, n, keyLen int, prefixes bool, maxValue int) (keys, values [][]byte) {
+	seen := map[string]bool{}
+	// Short keys run out of distinct values: stop trying after a while.
+	for attempts := 0; len(keys) < n && attempts < 50*n; attempts++ {
+		l := keyLen
+		if prefixes {
+			l = rng.IntN(keyLen + 1)
+		}
+		k := make([]byte, l)
+		for i := range k {
+			k[i] = byte(rng.IntN(4)) * 0x11 // few distinct nibbles: long shared prefixes
+			if rng.IntN(3) == 0 {
+				k[i] = byte(rng.Uint32())
+			}
+		}
+		if seen[string(k)] {
+			continue
+		}
+		seen[string(k)] = true
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, bytes.Compare)
+	for range keys {
+		v := make([]byte, 1+rng.IntN(maxValue))
+		for i := range v {
+			v[i] = byte(rng.Uint32())
+		}
+		values = append(values, v)
+	}
+	return keys, values
+}
+
+func TestBuilderMatchesStackTrie(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	sizes := []int{0, 1, 2, 3, 10, 100, 1000, 10000}
+	if testing.Short() {
+		sizes = sizes[:7]
+	}
+	for _, n := range sizes {
+		for _, keyLen := range []int{1, 2, 5, 32} {
+			for _, maxValue := range []int{1, 4, 40, 2048} {
+				if n*maxValue > 4<<20 {
+					continue
+				}
+				keys, values := randomSet(rng, n, keyLen, false, maxValue)
+				wantRoot, wantNodes := gethStackTrie(t, keys, values)
+				gotRoot, gotNodes := buildRecorded(t, keys, values)
+				if gotRoot != wantRoot {
+					t.Fatalf("n=%d keyLen=%d value<=%d: root %x, StackTrie %x", n, keyLen, maxValue, gotRoot, wantRoot)
+				}
+				if len(gotNodes) != len(wantNodes) {
+					t.Fatalf("n=%d keyLen=%d: %d nodes reported, StackTrie %d", n, keyLen, len(gotNodes), len(wantNodes))
+				}
+				for i := range gotNodes {
+					g, w := gotNodes[i], wantNodes[i]
+					if !bytes.Equal(g.path, w.path) || g.hash != w.hash || !bytes.Equal(g.blob, w.blob) {
+						t.Fatalf("n=%d keyLen=%d node %d:\n got %v\nwant %v", n, keyLen, i, g, w)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestBuilderPrefixKeys covers what StackTrie cannot: keys of any length,
+// some of them prefixes of others, checked against the full trie.
+func TestBuilderPrefixKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for round := range 300 {
+		n := rng.IntN(60)
+		keys, values := randomSet(rng, n, 1+rng.IntN(6), true, 1+rng.IntN(70))
+		want := gethTrieRoot(t, keys, values)
+		got, _ := buildRecorded(t, keys, values)
+		if got != want {
+			t.Fatalf("round %d: root %x, trie.Trie %x\nkeys %x", round, got, want, keys)
+		}
+	}
+}
+
+func TestBuilderErrors(t *testing.T) {
+	b := NewBuilder(nil)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(b.Update([]byte{0x10}, []byte{1}))
+	cases := []struct {
+		key, value []byte
+		want       error
+	}{
+		{[]byte{0x10}, []byte{1}, ErrDuplicateKey},
+		{[]byte{0x0f}, []byte{1}, ErrUnsorted},
+		{[]byte{0x20}, nil, ErrEmptyValue},
+		{make([]byte, MaxKeyLength+1), []byte{1}, ErrKeyTooLong},
+	}
+	for _, c := range cases {
+		err := b.Update(c.key, c.value)
+		if !errors.Is(err, c.want) {
+			t.Errorf("Update(%x, %x) = %v, want %v", c.key, c.value, err, c.want)
+		}
+		if err != nil && !bytes.Contains([]byte(err.Error()), []byte(fmt.Sprintf("%x", c.key[:min(len(c.key), 4)]))) {
+			t.Errorf("error %q does not name the key %x", err, c.key)
+		}
+	}
+	// The failures left the builder as it was: finishing it gives the
+	// root of the one good key.
+	want := gethTrieRoot(t, [][]byte{{0x10}}, [][]byte{{1}})
+	if got := b.Hash(); got != want {
+		t.Fatalf("root after rejected updates %x, want %x", got, want)
+	}
+	if err := b.Update([]byte{0x30}, []byte{1}); !errors.Is(err, ErrHashed) {
+		t.Fatalf("Update after Hash = %v, want ErrHashed", err)
+	}
+	b.Reset()
+	must(b.Update([]byte{0x05}, []byte{2}))
+	if got, want := b.Hash(), gethTrieRoot(t, [][]byte{{0x05}}, [][]byte{{2}}); got != want {
+		t.Fatalf("after Reset: %x, want %x", got, want)
+	}
+	b.Reset()
+	if got := b.Hash(); got != EmptyRoot {
+		t.Fatalf("empty trie root %x", got)
+	}
+}

@@ -1,0 +1,92 @@
+package triehash
+
+import (
+	"fmt"
+
+	"github.com/holiman/uint256"
+	"github.com/keccakroot/keccakroot/fastkeccak"
+	"github.com/keccakroot/keccakroot/rlpstream"
+)
+
+// EmptyCodeHash is the code hash of an account without code: Keccak-256 of
+// nothing.
+var EmptyCodeHash = fastkeccak.Sum256(nil)
+
+// Account is an account as the state trie stores it.
+type Account struct {
+	Nonce       uint64
+	Balance     uint256.Int
+	StorageRoot [32]byte // EmptyRoot without storage
+	CodeHash    [32]byte // EmptyCodeHash without code
+}
+
+// AppendAccount appends the state trie value of an account: the RLP list
+// [nonce, balance, storage root, code hash], as go-ethereum's
+// types.StateAccount encodes it.
+func AppendAccount(dst []byte, a *Account) []byte {
+	size := rlpstream.Uint64Size(a.Nonce) + rlpstream.Uint256Size(&a.Balance) + 2*33
+	dst = rlpstream.AppendListHeader(dst, size)
+	dst = rlpstream.AppendUint64(dst, a.Nonce)
+	dst = rlpstream.AppendUint256(dst, &a.Balance)
+	dst = rlpstream.AppendBytes(dst, a.StorageRoot[:])
+	return rlpstream.AppendBytes(dst, a.CodeHash[:])
+}
+
+// AppendStorageValue appends the storage trie value of a slot: the RLP
+// string of the value with its leading zero bytes removed, as go-ethereum
+// stores it. A zero value is not stored at all; AppendStorageValue returns
+// dst unchanged for it, and the caller leaves the slot out.
+func AppendStorageValue(dst []byte, value *[32]byte) []byte {
+	i := 0
+	for i < len(value) && value[i] == 0 {
+		i++
+	}
+	if i == len(value) {
+		return dst
+	}
+	return rlpstream.AppendBytes(dst, value[i:])
+}
+
+// StorageRoot returns the storage root of an account from its slots (keys
+// and values as 32-byte words, keys not yet hashed, any order). Zero values
+// are left out, as go-ethereum deletes them.
+func StorageRoot(keys, values [][32]byte) ([32]byte, error) {
+	if len(keys) != len(values) {
+		return [32]byte{}, fmt.Errorf("%w: %d slots, %d values", ErrLengthMismatch, len(keys), len(values))
+	}
+	var (
+		hashed  = make([][32]byte, 0, len(keys))
+		encoded = make([][]byte, 0, len(keys))
+		slot    = make([]int, 0, len(keys)) // index in keys of each stored slot
+		buf     = make([]byte, 0, 33*len(keys))
+	)
+	for i := range keys {
+		start := len(buf)
+		buf = AppendStorageValue(buf, &values[i])
+		if len(buf) == start {
+			continue
+		}
+		hashed = append(hashed, fastkeccak.Sum256(keys[i][:]))
+		encoded = append(encoded, buf[start:len(buf):len(buf)])
+		slot = append(slot, i)
+	}
+	return rootOfHashedKeys(hashed, encoded, func(i int) []byte { return keys[slot[i]][:] })
+}
+
+// StateRoot returns the state root of a set of accounts by address, in any
+// order: the secure trie of their encodings.
+func StateRoot(addresses [][20]byte, accounts []Account) ([32]byte, error) {
+	if len(addresses) != len(accounts) {
+		return [32]byte{}, fmt.Errorf("%w: %d addresses, %d accounts", ErrLengthMismatch, len(addresses), len(accounts))
+	}
+	hashed := make([][32]byte, len(addresses))
+	encoded := make([][]byte, len(addresses))
+	buf := make([]byte, 0, 112*len(addresses))
+	for i := range addresses {
+		hashed[i] = fastkeccak.Sum256(addresses[i][:])
+		start := len(buf)
+		buf = AppendAccount(buf, &accounts[i])
+		encoded[i] = buf[start:len(buf):len(buf)]
+	}
+	return rootOfHashedKeys(hashed, encoded, func(i int) []byte { return addresses[i][:] })
+}
