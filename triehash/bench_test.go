@@ -52,9 +52,14 @@ func benchAccounts(b *testing.B, n int) *accountSet {
 		pairs[i] = kv{crypto.Keccak256(addr), v}
 	}
 	slices.SortFunc(pairs, func(a, b kv) int { return bytes.Compare(a.k, b.k) })
+	// Sorted input comes from a database iterator or a sorted file in
+	// practice: lay it out in one buffer in order, not scattered.
+	arena := make([]byte, 0, n*(32+80))
 	for _, p := range pairs {
-		s.sortedKeys = append(s.sortedKeys, p.k)
-		s.sortedValues = append(s.sortedValues, p.v)
+		arena = append(arena, p.k...)
+		s.sortedKeys = append(s.sortedKeys, arena[len(arena)-len(p.k):len(arena):len(arena)])
+		arena = append(arena, p.v...)
+		s.sortedValues = append(s.sortedValues, arena[len(arena)-len(p.v):len(arena):len(arena)])
 	}
 	st := trie.NewStackTrie(nil)
 	for i := range s.sortedKeys {

@@ -53,6 +53,12 @@ type Builder struct {
 	hashed bool
 	root   [32]byte
 
+	// start is the nibble at which this Builder's top node begins: 0 for
+	// a whole trie (so the zero Builder is one). The parallel builders give
+	// each worker the keys under one child of the root (start 1) and join
+	// the references the workers return.
+	start int
+
 	enc  []byte // scratch for one node's encoding
 	path []byte // scratch for the nibble path given to onNode
 }
@@ -136,21 +142,26 @@ func (b *Builder) Hash() [32]byte {
 	if b.hashed {
 		return b.root
 	}
-	b.hashed = true
-	switch {
-	case !b.hasLast:
+	if !b.hasLast {
 		b.root = EmptyRoot
-	case len(b.stack) == 0:
-		// A single key: the root is one leaf holding the whole key.
-		b.enc = appendLeaf(b.enc[:0], b.last, 0, b.lastValue)
-		r := b.commit(b.enc, 0)
-		b.root = r.data
-	default:
-		b.placeLast()
-		r := b.fold(-1)
-		b.root = r.data
+	} else {
+		b.root = b.finish().data // a hash: the root is never embedded
 	}
+	b.hashed = true
 	return b.root
+}
+
+// finish closes the whole trie, which must hold a key, and returns the
+// reference to its top node, as the branch above it (if start > 0) stores
+// it.
+func (b *Builder) finish() ref {
+	if len(b.stack) == 0 {
+		// A single key: one leaf holding the rest of the key.
+		b.enc = appendLeaf(b.enc[:0], b.last, b.start, b.lastValue)
+		return b.commit(b.enc, b.start)
+	}
+	b.placeLast()
+	return b.fold(b.start - 1)
 }
 
 // advance is called with the next key's common prefix with the pending
@@ -197,8 +208,8 @@ func (b *Builder) placeLast() {
 
 // fold closes every open branch deeper than depth, innermost first, and
 // writes each one's reference into its parent, opening the parent at depth
-// if no open branch is there. With depth -1 it closes them all and returns
-// the reference to the root.
+// if no open branch is there. With depth start-1 it closes them all and
+// returns the reference to the top node.
 func (b *Builder) fold(depth int) ref {
 	var r ref
 	for len(b.stack) > 0 && b.top().depth > depth {
@@ -209,8 +220,8 @@ func (b *Builder) fold(depth int) ref {
 		}
 		r = b.closeBranch(closing, parent)
 		b.stack = b.stack[:len(b.stack)-1]
-		if parent < 0 {
-			continue // the root
+		if parent == b.start-1 {
+			continue // the top node: nothing above it in this Builder
 		}
 		if len(b.stack) == 0 || b.top().depth < parent {
 			b.push(parent)

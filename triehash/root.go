@@ -7,49 +7,48 @@ import (
 )
 
 // Root returns the root of the trie holding values[i] at keys[i], for keys
-// in any order. A repeated key is an error (ErrDuplicateKey), not a silent
-// overwrite, and so is an empty value (ErrEmptyValue).
+// in any order, on GOMAXPROCS goroutines. A repeated key is an error
+// (ErrDuplicateKey), not a silent overwrite, and so is an empty value
+// (ErrEmptyValue).
 func Root(keys, values [][]byte) ([32]byte, error) {
-	if len(keys) != len(values) {
-		return [32]byte{}, fmt.Errorf("%w: %d keys, %d values", ErrLengthMismatch, len(keys), len(values))
-	}
-	order := sortedOrder(keys)
-	var b Builder
-	for _, i := range order {
-		if err := b.update(keys[i], values[i], true); err != nil {
-			return [32]byte{}, err
-		}
-	}
-	return b.Hash(), nil
+	return Options{}.Root(keys, values)
 }
 
 // SecureRoot returns the root of the "secure" trie of go-ethereum's state
 // and storage tries: each key is replaced by its Keccak-256 hash before
-// insertion. Keys may come in any order; two equal keys are an error.
+// insertion. Keys may come in any order; two equal keys are an error. It
+// runs on GOMAXPROCS goroutines.
 func SecureRoot(keys, values [][]byte) ([32]byte, error) {
+	return Options{}.SecureRoot(keys, values)
+}
+
+// Root is the package's Root with these options.
+func (o Options) Root(keys, values [][]byte) ([32]byte, error) {
 	if len(keys) != len(values) {
 		return [32]byte{}, fmt.Errorf("%w: %d keys, %d values", ErrLengthMismatch, len(keys), len(values))
 	}
-	hashed := make([][32]byte, len(keys))
-	for i, k := range keys {
-		hashed[i] = fastkeccak.Sum256(k)
-	}
-	return rootOfHashedKeys(hashed, values, func(i int) []byte { return keys[i] })
+	return o.build(keys, values, func(i int) []byte { return keys[i] })
 }
 
-// rootOfHashedKeys builds the trie of values[i] at hashed[i], any order.
-// original(i) gives the key before hashing, for error messages.
-func rootOfHashedKeys(hashed [][32]byte, values [][]byte, original func(i int) []byte) ([32]byte, error) {
-	views := make([][]byte, len(hashed))
-	for i := range hashed {
-		views[i] = hashed[i][:]
+// SecureRoot is the package's SecureRoot with these options.
+func (o Options) SecureRoot(keys, values [][]byte) ([32]byte, error) {
+	if len(keys) != len(values) {
+		return [32]byte{}, fmt.Errorf("%w: %d keys, %d values", ErrLengthMismatch, len(keys), len(values))
 	}
-	order := sortedOrder(views)
-	var b Builder
-	for _, i := range order {
-		if err := b.update(hashed[i][:], values[i], true); err != nil {
-			return [32]byte{}, fmt.Errorf("key %x: %w", original(i), err)
+	hashed := o.hashKeys(len(keys), func(i int) []byte { return keys[i] })
+	return o.build(hashed, values, func(i int) []byte { return keys[i] })
+}
+
+// hashKeys returns the Keccak-256 of key(i) for i < n, as slices into one
+// array, hashed in parallel chunks.
+func (o Options) hashKeys(n int, key func(i int) []byte) [][]byte {
+	digests := make([][32]byte, n)
+	hashed := make([][]byte, n)
+	o.forChunks(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			digests[i] = fastkeccak.Sum256(key(i))
+			hashed[i] = digests[i][:]
 		}
-	}
-	return b.Hash(), nil
+	})
+	return hashed
 }

@@ -111,6 +111,9 @@ func TestStateHelpers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for round := range 20 {
 		n := rng.IntN(200)
+		if round == 0 {
+			n = parallelMinKeys + 100 // the parallel path
+		}
 		addresses := make([][20]byte, n)
 		accounts := make([]Account, n)
 		keys, values := make([][]byte, n), make([][]byte, n)
@@ -136,17 +139,23 @@ func TestStateHelpers(t *testing.T) {
 			}
 			keys[i], values[i] = crypto.Keccak256(addresses[i][:]), enc
 		}
-		got, err := StateRoot(addresses, accounts)
-		if want := gethTrieRoot(t, keys, values); err != nil || got != want {
-			t.Fatalf("StateRoot %x, %v; want %x", got, err, want)
+		want := gethTrieRoot(t, keys, values)
+		for _, workers := range []int{1, 3} {
+			got, err := Options{Workers: workers}.StateRoot(addresses, accounts)
+			if err != nil || got != want {
+				t.Fatalf("%d accounts, %d workers: StateRoot %x, %v; want %x", n, workers, got, err, want)
+			}
 		}
 	}
 }
 
 func TestStorageRoot(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
-	for range 20 {
+	for round := range 20 {
 		n := rng.IntN(300)
+		if round == 0 {
+			n = parallelMinKeys + 1000 // the parallel path
+		}
 		keys, values := make([][32]byte, n), make([][32]byte, n)
 		var hk, hv [][]byte
 		for i := range keys {
@@ -165,9 +174,12 @@ func TestStorageRoot(t *testing.T) {
 			enc, _ := rlp.EncodeToBytes(trimmed)
 			hk, hv = append(hk, crypto.Keccak256(keys[i][:])), append(hv, enc)
 		}
-		got, err := StorageRoot(keys, values)
-		if want := gethTrieRoot(t, hk, hv); err != nil || got != want {
-			t.Fatalf("StorageRoot %x, %v; want %x", got, err, want)
+		want := gethTrieRoot(t, hk, hv)
+		for _, workers := range []int{1, 2} {
+			got, err := Options{Workers: workers}.StorageRoot(keys, values)
+			if err != nil || got != want {
+				t.Fatalf("%d slots, %d workers: StorageRoot %x, %v; want %x", n, workers, got, err, want)
+			}
 		}
 	}
 }
@@ -219,7 +231,7 @@ func TestSortedOrder(t *testing.T) {
 				keys[i][j] = byte(rng.IntN(3))
 			}
 		}
-		order := sortedOrder(keys)
+		order := sortedOrder(keys, nil)
 		if len(order) != n {
 			t.Fatalf("n=%d: %d indices", n, len(order))
 		}

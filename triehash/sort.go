@@ -16,7 +16,8 @@ type sortEntry struct {
 // radixThreshold is the size below which a comparison sort wins.
 const radixThreshold = 256
 
-// sortedOrder returns the indices of keys in ascending key order.
+// sortedOrder sorts order, a list of indices into keys, into ascending key
+// order and returns it; a nil order stands for all of keys.
 //
 // Root and SecureRoot spend a large part of their time here for big inputs,
 // so it avoids a comparison sort over scattered key slices: a least
@@ -25,10 +26,16 @@ const radixThreshold = 256
 // prefixes (rare for hashed keys) are then sorted by full comparison. The
 // zero padding keeps prefix order consistent with byte order: a key that is
 // a proper prefix of another never gets the larger prefix.
-func sortedOrder(keys [][]byte) []int {
-	entries := make([]sortEntry, len(keys))
-	for i, k := range keys {
-		entries[i] = sortEntry{prefix: keyPrefix(k), index: uint32(i)}
+func sortedOrder(keys [][]byte, order []int) []int {
+	if order == nil {
+		order = make([]int, len(keys))
+		for i := range order {
+			order[i] = i
+		}
+	}
+	entries := make([]sortEntry, len(order))
+	for j, i := range order {
+		entries[j] = sortEntry{prefix: keyPrefix(keys[i]), index: uint32(i)}
 	}
 	if len(entries) < radixThreshold {
 		slices.SortFunc(entries, func(a, b sortEntry) int { return compareEntries(keys, a, b) })
@@ -45,9 +52,8 @@ func sortedOrder(keys [][]byte) []int {
 			start = end
 		}
 	}
-	order := make([]int, len(entries))
-	for i, e := range entries {
-		order[i] = int(e.index)
+	for j, e := range entries {
+		order[j] = int(e.index)
 	}
 	return order
 }

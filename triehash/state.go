@@ -48,14 +48,26 @@ func AppendStorageValue(dst []byte, value *[32]byte) []byte {
 }
 
 // StorageRoot returns the storage root of an account from its slots (keys
-// and values as 32-byte words, keys not yet hashed, any order). Zero values
-// are left out, as go-ethereum deletes them.
+// and values as 32-byte words, keys not yet hashed, any order), on
+// GOMAXPROCS goroutines. Zero values are left out, as go-ethereum deletes
+// them.
 func StorageRoot(keys, values [][32]byte) ([32]byte, error) {
+	return Options{}.StorageRoot(keys, values)
+}
+
+// StateRoot returns the state root of a set of accounts by address, in any
+// order: the secure trie of their encodings. It runs on GOMAXPROCS
+// goroutines.
+func StateRoot(addresses [][20]byte, accounts []Account) ([32]byte, error) {
+	return Options{}.StateRoot(addresses, accounts)
+}
+
+// StorageRoot is the package's StorageRoot with these options.
+func (o Options) StorageRoot(keys, values [][32]byte) ([32]byte, error) {
 	if len(keys) != len(values) {
 		return [32]byte{}, fmt.Errorf("%w: %d slots, %d values", ErrLengthMismatch, len(keys), len(values))
 	}
 	var (
-		hashed  = make([][32]byte, 0, len(keys))
 		encoded = make([][]byte, 0, len(keys))
 		slot    = make([]int, 0, len(keys)) // index in keys of each stored slot
 		buf     = make([]byte, 0, 33*len(keys))
@@ -66,27 +78,25 @@ func StorageRoot(keys, values [][32]byte) ([32]byte, error) {
 		if len(buf) == start {
 			continue
 		}
-		hashed = append(hashed, fastkeccak.Sum256(keys[i][:]))
 		encoded = append(encoded, buf[start:len(buf):len(buf)])
 		slot = append(slot, i)
 	}
-	return rootOfHashedKeys(hashed, encoded, func(i int) []byte { return keys[slot[i]][:] })
+	slotKey := func(i int) []byte { return keys[slot[i]][:] }
+	return o.build(o.hashKeys(len(slot), slotKey), encoded, slotKey)
 }
 
-// StateRoot returns the state root of a set of accounts by address, in any
-// order: the secure trie of their encodings.
-func StateRoot(addresses [][20]byte, accounts []Account) ([32]byte, error) {
+// StateRoot is the package's StateRoot with these options.
+func (o Options) StateRoot(addresses [][20]byte, accounts []Account) ([32]byte, error) {
 	if len(addresses) != len(accounts) {
 		return [32]byte{}, fmt.Errorf("%w: %d addresses, %d accounts", ErrLengthMismatch, len(addresses), len(accounts))
 	}
-	hashed := make([][32]byte, len(addresses))
 	encoded := make([][]byte, len(addresses))
 	buf := make([]byte, 0, 112*len(addresses))
 	for i := range addresses {
-		hashed[i] = fastkeccak.Sum256(addresses[i][:])
 		start := len(buf)
 		buf = AppendAccount(buf, &accounts[i])
 		encoded[i] = buf[start:len(buf):len(buf)]
 	}
-	return rootOfHashedKeys(hashed, encoded, func(i int) []byte { return addresses[i][:] })
+	address := func(i int) []byte { return addresses[i][:] }
+	return o.build(o.hashKeys(len(addresses), address), encoded, address)
 }
