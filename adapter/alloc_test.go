@@ -1,0 +1,66 @@
+package adapter
+
+import (
+	"testing"
+
+	"github.com/ethereum/go-ethereum/core/types"
+)
+
+// allocSink makes a result escape, as a caller's would.
+var allocSink []byte
+
+// TestAllocations pins what each function allocates: nothing for the
+// hashes of RLP values, the returned slice for Keccak256, and for TxHash only
+// the copies that go-ethereum's accessors make.
+func TestAllocations(t *testing.T) {
+	if testing.CoverMode() != "" || raceEnabled {
+		t.Skip("instrumented builds allocate")
+	}
+	r := newRand(t)
+	header := randHeader(r, 0xff)
+	uncles := []*types.Header{randHeader(r, 1), randHeader(r, 0)}
+	data := make([]byte, 300)
+	kh := NewKeccakState()
+	tests := []struct {
+		name string
+		f    func()
+		want float64
+	}{
+		{"HeaderHash", func() { HeaderHash(header) }, 0},
+		{"UncleHash", func() { UncleHash(uncles) }, 0},
+		{"Keccak256Hash", func() { Keccak256Hash(data, data[:7]) }, 0},
+		{"Keccak256", func() { allocSink = Keccak256(data, data[:7]) }, 1},
+		{"HashData", func() { HashData(kh, data) }, 0},
+	}
+	for _, tt := range tests {
+		if got := testing.AllocsPerRun(100, tt.f); got != tt.want {
+			t.Errorf("%s: %v allocations, want %v", tt.name, got, tt.want)
+		}
+	}
+	for _, typ := range txTypes {
+		tx := randTx(r, typ)
+		var f txFields
+		accessors := testing.AllocsPerRun(100, func() { f.load(tx) })
+		if got := testing.AllocsPerRun(100, func() { TxHash(tx) }); got != accessors {
+			t.Errorf("TxHash of type %d: %v allocations, the accessors make %v", typ, got, accessors)
+		}
+	}
+}
+
+// TestVerifyBlockRLPAllocations checks that VerifyBlockRLP allocates a
+// bounded number of objects for a block, whatever its number of
+// transactions: the trie builder's, none per transaction.
+func TestVerifyBlockRLPAllocations(t *testing.T) {
+	if testing.CoverMode() != "" || raceEnabled {
+		t.Skip("instrumented builds allocate")
+	}
+	raw, _ := benchBlock(&testing.B{})
+	got := testing.AllocsPerRun(20, func() {
+		if _, err := VerifyBlockRLP(raw); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if got > 40 {
+		t.Errorf("VerifyBlockRLP of a 200-transaction block: %v allocations, want at most 40", got)
+	}
+}

@@ -1,0 +1,61 @@
+package adapter
+
+import (
+	"testing"
+
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rlp"
+	"github.com/ethereum/go-ethereum/trie"
+)
+
+// FuzzVerifyBlockRLP feeds VerifyBlockRLP mutations of real blocks from the
+// generated chains and checks, besides that it never panics, that it agrees
+// with go-ethereum:
+//
+//   - a block it accepts, go-ethereum either cannot decode (VerifyBlockRLP
+//     does not decode the fields of transactions) or decodes to a block with
+//     the same hash whose roots go-ethereum recomputes to the header's;
+//   - a block go-ethereum decodes and whose roots it confirms, it accepts.
+func FuzzVerifyBlockRLP(f *testing.F) {
+	for _, cb := range mustTestChain(f) {
+		f.Add(cb.raw)
+	}
+	f.Add([]byte{0xc3, 0xc0, 0xc0, 0xc0})
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		hash, err := VerifyBlockRLP(raw)
+		var block types.Block
+		if rlp.DecodeBytes(raw, &block) != nil {
+			if err == nil && hash == ([32]byte{}) {
+				t.Fatal("accepted with a zero hash")
+			}
+			return
+		}
+		gethValid := gethBodyMatches(&block)
+		switch {
+		case err == nil && !gethValid:
+			t.Fatalf("accepted a block whose roots go-ethereum rejects (hash %x)", hash)
+		case err == nil && hash != block.Hash():
+			t.Fatalf("hash %x, go-ethereum %x", hash, block.Hash())
+		case err != nil && gethValid:
+			t.Fatalf("rejected a block go-ethereum accepts: %v", err)
+		}
+	})
+}
+
+// gethBodyMatches reports whether go-ethereum's own computations from a
+// decoded block agree with its header: transactions root, uncle hash and
+// withdrawals, as its block validator checks them.
+func gethBodyMatches(b *types.Block) bool {
+	h := b.Header()
+	if types.DeriveSha(b.Transactions(), trie.NewStackTrie(nil)) != h.TxHash {
+		return false
+	}
+	if types.CalcUncleHash(b.Uncles()) != h.UncleHash {
+		return false
+	}
+	if (h.WithdrawalsHash != nil) != (b.Withdrawals() != nil) {
+		return false
+	}
+	return h.WithdrawalsHash == nil ||
+		types.DeriveSha(b.Withdrawals(), trie.NewStackTrie(nil)) == *h.WithdrawalsHash
+}

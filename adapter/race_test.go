@@ -1,0 +1,5 @@
+//go:build race
+
+package adapter
+
+const raceEnabled = true
