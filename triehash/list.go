@@ -1,6 +1,10 @@
 package triehash
 
-import "github.com/keccakroot/keccakroot/rlpstream"
+import (
+	"sync"
+
+	"github.com/keccakroot/keccakroot/rlpstream"
+)
 
 // ListRoot returns the root that go-ethereum's types.DeriveSha computes for
 // a list of n items (transactions, receipts, withdrawals): item i is stored
@@ -12,30 +16,42 @@ import "github.com/keccakroot/keccakroot/rlpstream"
 // 1..127, then 0, then 128.. gives ascending keys. As in go-ethereum, an item
 // whose encoding is empty is left out.
 func ListRoot(n int, value func(i int, buf []byte) []byte) [32]byte {
-	var b Builder
-	// The Builder borrows the key and value of the pending item until the
-	// next update, so two of each alternate instead of being copied.
-	var keys [2][9]byte
-	var bufs [2][]byte
-	turn := 0
-	insert := func(i int) {
-		bufs[turn] = value(i, bufs[turn][:0])
-		if len(bufs[turn]) == 0 {
-			return
-		}
-		key := rlpstream.AppendUint64(keys[turn][:0], uint64(i))
-		// Keys ascend by construction and are short: this cannot fail.
-		_ = b.update(key, bufs[turn], true)
-		turn ^= 1
-	}
+	l := listBuilders.Get().(*listBuilder)
+	defer listBuilders.Put(l)
+	l.b.Reset()
 	for i := 1; i < n && i <= 0x7f; i++ {
-		insert(i)
+		l.insert(i, value)
 	}
 	if n > 0 {
-		insert(0)
+		l.insert(0, value)
 	}
 	for i := 0x80; i < n; i++ {
-		insert(i)
+		l.insert(i, value)
 	}
-	return b.Hash()
+	return l.b.Hash()
+}
+
+// listBuilder is ListRoot's state, pooled: a block's roots are computed
+// over and over, and a warm Builder allocates nothing.
+type listBuilder struct {
+	b Builder
+	// The Builder borrows the key and value of the pending item until the
+	// next update, so two of each alternate instead of being copied.
+	keys [2][9]byte
+	bufs [2][]byte
+	turn int
+}
+
+var listBuilders = sync.Pool{New: func() any { return new(listBuilder) }}
+
+func (l *listBuilder) insert(i int, value func(i int, buf []byte) []byte) {
+	t := l.turn
+	l.bufs[t] = value(i, l.bufs[t][:0])
+	if len(l.bufs[t]) == 0 {
+		return
+	}
+	key := rlpstream.AppendUint64(l.keys[t][:0], uint64(i))
+	// Keys ascend by construction and are short: this cannot fail.
+	_ = l.b.update(key, l.bufs[t], true)
+	l.turn ^= 1
 }
