@@ -42,12 +42,23 @@ type Builder struct {
 	// stack holds the open branches on the path of the last key, by
 	// strictly increasing depth. Entries past len are kept for reuse.
 	stack []branch
-	// last and lastValue are the pending key and its value, not yet placed
-	// in the trie: copies in keyBuf and valueBuf, or the caller's own slices
-	// when it lends them (see update).
-	last, lastValue  []byte
-	keyBuf, valueBuf []byte
-	hasLast          bool
+	// items are the keys accepted but not yet placed in the trie, with
+	// their values: copies in arena, or the caller's own slices when it
+	// lends them (see update). Their leaves are encoded and hashed a chunk
+	// at a time (see leafbatch.go); the last one always waits for the next
+	// key, which decides where its leaf hangs.
+	items []pendingItem
+	arena []byte
+	// carry holds the copy of the waiting item across a chunk.
+	carry []byte
+	// leaves is the scratch of one chunk's leaf hashing.
+	leaves leafBatch
+
+	// last and lastValue are the key being placed and its value; pre is
+	// its leaf, encoded and hashed ahead by the chunk, if hasPre.
+	last, lastValue []byte
+	pre             precomputedLeaf
+	hasPre          bool
 
 	// hashed is set by Hash; root is its result.
 	hashed bool
@@ -91,8 +102,10 @@ func NewBuilder(onNode NodeFunc) *Builder {
 // returned before.
 func (b *Builder) Reset() {
 	b.stack = b.stack[:0]
+	b.items = b.items[:0]
+	b.arena = b.arena[:0]
 	b.last, b.lastValue = nil, nil
-	b.hasLast = false
+	b.hasPre = false
 	b.hashed = false
 }
 
@@ -105,8 +118,8 @@ func (b *Builder) Update(key, value []byte) error {
 }
 
 // update is Update; with lend, the Builder keeps key and value instead of
-// copying them, and the caller must leave both unchanged until the next
-// update or Hash. Root and its relatives lend slices they hold anyway.
+// copying them, and the caller must leave both unchanged until Hash. Root
+// and its relatives lend slices they hold anyway.
 func (b *Builder) update(key, value []byte, lend bool) error {
 	switch {
 	case b.hashed:
@@ -116,23 +129,28 @@ func (b *Builder) update(key, value []byte, lend bool) error {
 	case len(key) > MaxKeyLength:
 		return fmt.Errorf("%w: key of %d bytes, at most %d: %x", ErrKeyTooLong, len(key), MaxKeyLength, key)
 	}
-	if b.hasLast {
-		switch cmp := bytes.Compare(b.last, key); {
+	if n := len(b.items); n > 0 {
+		prev := b.items[n-1].key
+		switch cmp := bytes.Compare(prev, key); {
 		case cmp == 0:
 			return fmt.Errorf("%w: %x", ErrDuplicateKey, key)
 		case cmp > 0:
-			return fmt.Errorf("%w: key %x after %x (keys must ascend)", ErrUnsorted, key, b.last)
+			return fmt.Errorf("%w: key %x after %x (keys must ascend)", ErrUnsorted, key, prev)
 		}
-		b.advance(commonPrefixNibbles(b.last, key))
 	}
-	if lend {
-		b.last, b.lastValue = key, value
-	} else {
-		b.keyBuf = append(b.keyBuf[:0], key...)
-		b.valueBuf = append(b.valueBuf[:0], value...)
-		b.last, b.lastValue = b.keyBuf, b.valueBuf
+	if !lend {
+		// Slices into arena stay valid if a later append moves it: they
+		// keep the old array.
+		start := len(b.arena)
+		b.arena = append(b.arena, key...)
+		b.arena = append(b.arena, value...)
+		key = b.arena[start : start+len(key) : start+len(key)]
+		value = b.arena[start+len(key) : len(b.arena) : len(b.arena)]
 	}
-	b.hasLast = true
+	b.items = append(b.items, pendingItem{key, value})
+	if len(b.items) == leafChunk {
+		b.placeItems(false)
+	}
 	return nil
 }
 
@@ -142,7 +160,7 @@ func (b *Builder) Hash() [32]byte {
 	if b.hashed {
 		return b.root
 	}
-	if !b.hasLast {
+	if len(b.items) == 0 {
 		b.root = EmptyRoot
 	} else {
 		b.root = b.finish().data // a hash: the root is never embedded
@@ -155,7 +173,9 @@ func (b *Builder) Hash() [32]byte {
 // reference to its top node, as the branch above it (if start > 0) stores
 // it.
 func (b *Builder) finish() ref {
+	b.placeItems(true)
 	if len(b.stack) == 0 {
+		b.hasPre = false
 		// A single key: one leaf holding the rest of the key.
 		b.enc = appendLeaf(b.enc[:0], b.last, b.start, b.lastValue)
 		return b.commit(b.enc, b.start)
@@ -201,8 +221,16 @@ func (b *Builder) placeLast() {
 		return
 	}
 	n := nibble(b.last, t.depth)
-	b.enc = appendLeaf(b.enc[:0], b.last, t.depth+1, b.lastValue)
-	t.children[n] = b.commit(b.enc, t.depth+1)
+	if b.hasPre && b.pre.depth == t.depth {
+		t.children[n] = b.pre.ref
+		if b.pre.ref.n == 32 {
+			b.report(t.depth+1, b.pre.ref.data, b.pre.blob)
+		}
+	} else {
+		b.enc = appendLeaf(b.enc[:0], b.last, t.depth+1, b.lastValue)
+		t.children[n] = b.commit(b.enc, t.depth+1)
+	}
+	b.hasPre = false
 	t.mask |= 1 << n
 }
 
@@ -260,11 +288,17 @@ func (b *Builder) commit(blob []byte, pathLen int) ref {
 	}
 	r.n = 32
 	r.data = fastkeccak.Sum256(blob)
+	b.report(pathLen, r.data, blob)
+	return r
+}
+
+// report gives a node stored by hash to onNode, with its path: the first
+// pathLen nibbles of the key being placed.
+func (b *Builder) report(pathLen int, hash [32]byte, blob []byte) {
 	if b.onNode != nil {
 		b.path = appendNibbles(b.path[:0], b.last, pathLen)
-		b.onNode(b.path, r.data, blob)
+		b.onNode(b.path, hash, blob)
 	}
-	return r
 }
 
 // nibble returns nibble i of key: the high half of key[i/2] for even i.

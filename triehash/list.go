@@ -35,23 +35,18 @@ func ListRoot(n int, value func(i int, buf []byte) []byte) [32]byte {
 // over and over, and a warm Builder allocates nothing.
 type listBuilder struct {
 	b Builder
-	// The Builder borrows the key and value of the pending item until the
-	// next update, so two of each alternate instead of being copied.
-	keys [2][9]byte
-	bufs [2][]byte
-	turn int
+	key [9]byte
+	buf []byte
 }
 
 var listBuilders = sync.Pool{New: func() any { return new(listBuilder) }}
 
 func (l *listBuilder) insert(i int, value func(i int, buf []byte) []byte) {
-	t := l.turn
-	l.bufs[t] = value(i, l.bufs[t][:0])
-	if len(l.bufs[t]) == 0 {
+	l.buf = value(i, l.buf[:0])
+	if len(l.buf) == 0 {
 		return
 	}
-	key := rlpstream.AppendUint64(l.keys[t][:0], uint64(i))
-	// Keys ascend by construction and are short: this cannot fail.
-	_ = l.b.update(key, l.bufs[t], true)
-	l.turn ^= 1
+	// Keys ascend by construction and are short: this cannot fail. The
+	// Builder copies key and value, as buf is reused.
+	_ = l.b.Update(rlpstream.AppendUint64(l.key[:0], uint64(i)), l.buf)
 }

@@ -1,0 +1,134 @@
+package triehash
+
+import "github.com/keccakroot/keccakroot/fastkeccak"
+
+// Leaves are most of a trie's hashed nodes, and they do not depend on each
+// other: where a key's leaf hangs, and so its encoding, depends only on the
+// prefixes the key shares with its two neighbours. The Builder therefore
+// takes keys a chunk at a time, encodes the chunk's leaves together and
+// hashes them in one fastkeccak.Sum256Batch call, which runs several
+// permutations at once in SIMD lanes where the CPU has a batch kernel. Then
+// it places the keys one by one exactly as without the chunk, reporting each
+// leaf to onNode where it would have, so the node stream keeps its order.
+
+// leafChunk is how many keys the Builder holds before placing them: enough
+// to fill the batch kernel's lanes several times over, small enough to keep
+// the Builder's memory bounded by a constant.
+const leafChunk = 64
+
+// pendingItem is an accepted key and its value, not yet placed.
+type pendingItem struct{ key, value []byte }
+
+// precomputedLeaf is a key's leaf, encoded and hashed ahead: the reference
+// its branch stores, the encoding for onNode, and the depth of the branch
+// it was encoded for.
+type precomputedLeaf struct {
+	ref   ref
+	blob  []byte
+	depth int
+}
+
+// leafBatch is the reused scratch of one chunk.
+type leafBatch struct {
+	common []int             // common[i]: nibbles items i and i+1 share
+	leaves []precomputedLeaf // by item
+	enc    []byte            // the chunk's leaf encodings, back to back
+	msgs   [][]byte          // the encodings to hash
+	owner  []int             // the item of each of msgs
+	sums   [][32]byte
+}
+
+// placeItems places the pending items in the trie. Unless final, the last
+// item stays pending, since its leaf depends on the key after it.
+func (b *Builder) placeItems(final bool) {
+	m := len(b.items)
+	if m == 0 {
+		return
+	}
+	placed := m - 1
+	if final {
+		placed = m
+	}
+	b.encodeLeaves(placed)
+	for i := range placed {
+		b.last, b.lastValue = b.items[i].key, b.items[i].value
+		b.pre, b.hasPre = b.leaves.leaves[i], b.leaves.leaves[i].depth >= 0
+		if i < m-1 {
+			b.advance(b.leaves.common[i])
+		}
+	}
+	if final {
+		// The last item is placed by finish, with its precomputed leaf.
+		b.items = b.items[:0]
+		return
+	}
+	// Keep the waiting item, copying it out of the arena, which is reused.
+	last := b.items[m-1]
+	if len(b.arena) > 0 {
+		b.carry = append(append(b.carry[:0], last.key...), last.value...)
+		last = pendingItem{
+			key:   b.carry[:len(last.key):len(last.key)],
+			value: b.carry[len(last.key):],
+		}
+		b.arena = b.arena[:0]
+	}
+	b.items = append(b.items[:0], last)
+}
+
+// encodeLeaves computes, for the first n pending items, the depth of the
+// branch each leaf hangs from, encodes the leaves and hashes those of 32
+// bytes or more in one batch. A key that ends at its branch (a prefix of the
+// next key) has no leaf, and neither has the only key of a trie: those get
+// depth -1 and are placed the ordinary way.
+func (b *Builder) encodeLeaves(n int) {
+	lb := &b.leaves
+	m := len(b.items)
+	lb.common = lb.common[:0]
+	lb.leaves = lb.leaves[:0]
+	lb.enc = lb.enc[:0]
+	lb.msgs = lb.msgs[:0]
+	lb.owner = lb.owner[:0]
+	// before is the prefix the item shares with the key before it, which
+	// for the first item is the depth of the deepest open branch.
+	before := -1
+	if len(b.stack) > 0 {
+		before = b.top().depth
+	}
+	for i := range n {
+		after := -1
+		if i+1 < m {
+			after = commonPrefixNibbles(b.items[i].key, b.items[i+1].key)
+			lb.common = append(lb.common, after)
+		}
+		depth := max(before, after)
+		before = after
+		key := b.items[i].key
+		if depth < 0 || depth == 2*len(key) {
+			lb.leaves = append(lb.leaves, precomputedLeaf{depth: -1})
+			continue
+		}
+		start := len(lb.enc)
+		lb.enc = appendLeaf(lb.enc, key, depth+1, b.items[i].value)
+		blob := lb.enc[start:len(lb.enc):len(lb.enc)]
+		leaf := precomputedLeaf{blob: blob, depth: depth}
+		if len(blob) < 32 {
+			leaf.ref.n = uint8(copy(leaf.ref.data[:], blob))
+		} else {
+			leaf.ref.n = 32
+			lb.msgs = append(lb.msgs, blob)
+			lb.owner = append(lb.owner, i)
+		}
+		lb.leaves = append(lb.leaves, leaf)
+	}
+	if len(lb.msgs) == 0 {
+		return
+	}
+	if cap(lb.sums) < len(lb.msgs) {
+		lb.sums = make([][32]byte, len(lb.msgs), leafChunk)
+	}
+	lb.sums = lb.sums[:len(lb.msgs)]
+	fastkeccak.Sum256Batch(lb.sums, lb.msgs)
+	for k, i := range lb.owner {
+		lb.leaves[i].ref.data = lb.sums[k]
+	}
+}
