@@ -34,7 +34,7 @@ func ListRoot(n int, value func(i int, buf []byte) []byte) [32]byte {
 // listBuilder is ListRoot's state, pooled: a block's roots are computed
 // over and over, and a warm Builder allocates nothing.
 type listBuilder struct {
-	b Builder
+	b   Builder
 	key [9]byte
 	buf []byte
 }
