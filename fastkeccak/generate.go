@@ -8,3 +8,5 @@ package fastkeccak
 //go:generate sh -c "cd _asm && go run ./generic -out ../keccakf_generic.go"
 //go:generate sh -c "cd _asm && go run ./amd64 -out ../keccakf_amd64.s"
 //go:generate sh -c "cd _asm && go run ./arm64 -out ../keccakf_arm64.s"
+//go:generate sh -c "cd _asm && go run ./amd64batch -out ../batch_amd64.s"
+//go:generate sh -c "cd _asm && go run ./arm64batch -out ../batch_arm64.s"

@@ -1,0 +1,614 @@
+// Command arm64batch generates fastkeccak/batch_arm64.s, the 2-way batch
+// Keccak-256 absorb kernel for arm64 CPUs with the ARMv8.2 SHA3 extension.
+// avo cannot target arm64, so the assembly is written out as text.
+//
+// Usage, from fastkeccak/_asm:
+//
+//	go run ./arm64batch -out ../batch_arm64.s
+//
+// # Layout
+//
+// Two states are interleaved lane by lane: lane i of state j is a[2*i+j],
+// and the kernel keeps lane i of both states in Vi (state 0 in the low 64
+// bits, state 1 in the high 64 bits) for the whole call. EOR3, RAX1, XAR
+// and BCAX work on both halves of a register at once, so one round is the
+// same 69 instructions as the single-state SHA3 kernel (see _asm/arm64)
+// and computes two states; only ι differs, loading its constant into both
+// halves (LD1R). V25..V31 are scratch.
+//
+// The round has no register moves: each row of π and χ writes one pair of
+// adjacent B lanes to scratch registers and all others to the register
+// they finish in, in an order found by a small search (see schedule).
+// Before printing, the generator runs the exact instruction list on an
+// interpreter of both halves and checks it against a textbook permutation.
+//
+// # Calling convention
+//
+//	absorbBatch2SHA3(a *[50]uint64, p *[2]*byte, fresh uint64, nblocks int)
+//
+// clears state j when bit j of fresh is set, then nblocks times XORs the
+// next 136 bytes from p[j] into lanes 0..16 of state j and permutes both
+// states. The pointers are copied into registers and advanced there; p is
+// only read. Each block is read with post-incremented loads of 32 bytes
+// from each state's input, and ZIP1/ZIP2 pair up the lanes of the two
+// states.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"log"
+	"math/bits"
+	"os"
+	"strings"
+)
+
+func main() {
+	out := flag.String("out", "", "output file (default standard output)")
+	flag.Parse()
+	log.SetFlags(0)
+	log.SetPrefix("arm64batch: ")
+
+	round := buildRound()
+	if err := selfCheck(round); err != nil {
+		log.Fatal(err)
+	}
+	text := render(round)
+	var err error
+	if *out == "" {
+		_, err = os.Stdout.Write(text)
+	} else {
+		err = os.WriteFile(*out, text, 0o644)
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Keccak geometry
+
+// piDst[p] is where π moves lane p: (x, y) goes to (y, 2x+3y); piSrc is
+// its inverse.
+var piDst, piSrc [25]int
+
+// rho[p] is the left rotation ρ applies to lane p (FIPS 202 algorithm 2).
+var rho [25]int
+
+// roundConstants are the ι constants, from the LFSR of FIPS 202
+// algorithm 5.
+var roundConstants [24]uint64
+
+func init() {
+	for x := range 5 {
+		for y := range 5 {
+			p := x + 5*y
+			piDst[p] = y + 5*((2*x+3*y)%5)
+			piSrc[piDst[p]] = p
+		}
+	}
+	x, y := 1, 0
+	for t := range 24 {
+		rho[x+5*y] = ((t + 1) * (t + 2) / 2) % 64
+		x, y = y, (2*x+3*y)%5
+	}
+	lfsr := uint8(1)
+	next := func() uint64 {
+		b := uint64(lfsr & 1)
+		if lfsr&0x80 != 0 {
+			lfsr = lfsr<<1 ^ 0x71
+		} else {
+			lfsr <<= 1
+		}
+		return b
+	}
+	for i := range roundConstants {
+		for j := range 7 {
+			roundConstants[i] |= next() << (1<<j - 1)
+		}
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Instructions of one round
+
+type opcode int
+
+const (
+	opEOR3 opcode = iota // d = s0 ^ s1 ^ s2
+	opRAX1               // d = s0 ^ (s1 <<< 1)
+	opXAR                // d = (s0 ^ s1) <<< rot
+	opBCAX               // d = s0 ^ (s2 &^ s1)
+	opEOR                // d = s0 ^ s1
+	opLDRC               // d = the next round constant, in both halves
+)
+
+// instr is one vector instruction on register numbers, operands in the
+// order of the formulas above; String gives Go's operand order.
+type instr struct {
+	op      opcode
+	d       int
+	s       [3]int
+	rot     int
+	comment string
+}
+
+func (in instr) String() string {
+	b := func(r int) string { return fmt.Sprintf("V%d.B16", r) }
+	d := func(r int) string { return fmt.Sprintf("V%d.D2", r) }
+	switch in.op {
+	case opEOR3: // VEOR3 Va, Vm, Vn, Vd: Vd = Vn ^ Vm ^ Va
+		return fmt.Sprintf("VEOR3\t%s, %s, %s, %s", b(in.s[2]), b(in.s[1]), b(in.s[0]), b(in.d))
+	case opRAX1: // VRAX1 Vm, Vn, Vd: Vd = Vn ^ (Vm <<< 1)
+		return fmt.Sprintf("VRAX1\t%s, %s, %s", d(in.s[1]), d(in.s[0]), d(in.d))
+	case opXAR: // VXAR $i, Vm, Vn, Vd: Vd = (Vn ^ Vm) >>> i
+		return fmt.Sprintf("VXAR\t$%d, %s, %s, %s", (64-in.rot)%64, d(in.s[1]), d(in.s[0]), d(in.d))
+	case opBCAX: // VBCAX Va, Vm, Vn, Vd: Vd = Vn ^ (Vm &^ Va)
+		return fmt.Sprintf("VBCAX\t%s, %s, %s, %s", b(in.s[1]), b(in.s[2]), b(in.s[0]), b(in.d))
+	case opEOR:
+		return fmt.Sprintf("VEOR\t%s, %s, %s", b(in.s[1]), b(in.s[0]), b(in.d))
+	case opLDRC:
+		return fmt.Sprintf("VLD1R.P\t8(%s), [V%d.D2]", regRC, in.d)
+	}
+	panic("unknown opcode")
+}
+
+// ---------------------------------------------------------------------------
+// A move-free order for ρ, π and χ
+//
+// After θ, the five D[x] take five of the seven scratch registers. ρπ
+// turns lane p into B[piDst[p]] = (A[p] ^ D[x]) <<< ρ, and χ needs a whole
+// row of B at once. B[q] can be written straight into Vq only once A[q]
+// has been read, and π is one 24-cycle, so some B must wait in scratch.
+// If, in each row, the B of two adjacent positions a and a+1 sit in
+// scratch, χ can write its five outputs in the order a, a+1, ..., a+4,
+// each over a B nobody reads any more. The search below picks those pairs
+// and an order of the 25 ρπ steps and 5 χ rows in which every home is
+// free when written and at most seven scratch registers are live.
+
+const numScratch = 7
+
+type step struct {
+	chi  bool
+	lane int // ρπ: the source lane; χ: the row
+}
+
+type scheduler struct {
+	brk  [25]bool // B[q] waits in a scratch register
+	pair [5]int   // row y's scratch positions are pair[y] and pair[y]+1
+	dead map[[2]uint32]bool
+	path []step
+}
+
+func (s *scheduler) scratchLive(done, rows uint32) int {
+	n := 0
+	for x := range 5 {
+		for y := range 5 {
+			if done&(1<<(x+5*y)) == 0 {
+				n++ // D[x] still read
+				break
+			}
+		}
+	}
+	for q := range 25 {
+		if s.brk[q] && done&(1<<piSrc[q]) != 0 && rows&(1<<(q/5)) == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+func (s *scheduler) search(done, rows uint32) bool {
+	if rows == 1<<5-1 {
+		return true
+	}
+	key := [2]uint32{done, rows}
+	if s.dead[key] {
+		return false
+	}
+	// A row whose B are all there and whose scratch homes are free is
+	// finished at once: that only frees registers.
+	for y := range 5 {
+		if rows&(1<<y) != 0 {
+			continue
+		}
+		ready := true
+		for q := 5 * y; q < 5*y+5; q++ {
+			if done&(1<<piSrc[q]) == 0 || (s.brk[q] && done&(1<<q) == 0) {
+				ready = false
+			}
+		}
+		if ready {
+			s.path = append(s.path, step{chi: true, lane: y})
+			if s.search(done, rows|1<<y) {
+				return true
+			}
+			s.path = s.path[:len(s.path)-1]
+			s.dead[key] = true
+			return false
+		}
+	}
+	free := numScratch - s.scratchLive(done, rows)
+	for p := range 25 {
+		if done&(1<<p) != 0 {
+			continue
+		}
+		q := piDst[p]
+		if s.brk[q] {
+			if free == 0 {
+				continue
+			}
+		} else if q != p && done&(1<<q) == 0 {
+			continue
+		}
+		s.path = append(s.path, step{lane: p})
+		if s.search(done|1<<p, rows) {
+			return true
+		}
+		s.path = s.path[:len(s.path)-1]
+	}
+	s.dead[key] = true
+	return false
+}
+
+// schedule returns the first move-free order over the 5^5 choices of
+// pairs, tried in a fixed order so that the output never changes.
+func schedule() *scheduler {
+	for combo := range 5 * 5 * 5 * 5 * 5 {
+		s := &scheduler{dead: map[[2]uint32]bool{}}
+		c := combo
+		for y := range 5 {
+			a := c % 5
+			c /= 5
+			s.pair[y] = a
+			s.brk[5*y+a] = true
+			s.brk[5*y+(a+1)%5] = true
+		}
+		if s.search(0, 0) {
+			return s
+		}
+	}
+	log.Fatal("no move-free schedule")
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// Building one round
+
+type scratchRegs struct{ busy [32]bool }
+
+func (r *scratchRegs) get() int {
+	for i := 25; i < 32; i++ {
+		if !r.busy[i] {
+			r.busy[i] = true
+			return i
+		}
+	}
+	log.Fatal("out of scratch registers")
+	return 0
+}
+
+func (r *scratchRegs) put(i int) {
+	if i < 25 || !r.busy[i] {
+		log.Fatalf("bad release of V%d", i)
+	}
+	r.busy[i] = false
+}
+
+// buildRound returns one round, which starts and ends with lane i in Vi
+// and V25..V31 free.
+func buildRound() []instr {
+	var code []instr
+	emit := func(in instr) { code = append(code, in) }
+	var sr scratchRegs
+
+	var c [5]int
+	for x := range 5 {
+		c[x] = sr.get()
+		in := instr{op: opEOR3, d: c[x], s: [3]int{x, x + 5, x + 10}}
+		if x == 0 {
+			in.comment = "θ: column parities"
+		}
+		emit(in)
+	}
+	for x := range 5 {
+		emit(instr{op: opEOR3, d: c[x], s: [3]int{c[x], x + 15, x + 20}})
+	}
+	// D[x] = C[x-1] ^ C[x+1]<<<1 for x = 0, 2, 4, 1, 3: each D but the
+	// first overwrites a C that has just been read for the last time.
+	var d [5]int
+	for i, x := range []int{0, 2, 4, 1, 3} {
+		in := instr{op: opRAX1, s: [3]int{c[(x+4)%5], c[(x+1)%5]}}
+		if x == 0 {
+			in.d = sr.get()
+			in.comment = "θ: D[x] = C[x-1] ^ C[x+1]<<<1"
+		} else {
+			in.d = c[(x+4)%5]
+		}
+		d[x] = in.d
+		emit(in)
+		if i == 4 {
+			sr.put(c[4])
+		}
+	}
+
+	sch := schedule()
+	var where [25]int
+	left := [5]int{5, 5, 5, 5, 5}
+	first := true
+	for _, st := range sch.path {
+		if !st.chi {
+			p := st.lane
+			q := piDst[p]
+			x := p % 5
+			dst := q
+			if sch.brk[q] {
+				dst = sr.get()
+				where[q] = dst
+			}
+			in := instr{op: opXAR, d: dst, s: [3]int{p, d[x]}, rot: rho[p]}
+			if rho[p] == 0 {
+				in.op = opEOR
+			}
+			if first {
+				in.comment = "ρ π: B[π(p)] = (A[p] ^ D[x]) <<< ρ[p], with χ row by row"
+				first = false
+			}
+			emit(in)
+			if left[x]--; left[x] == 0 {
+				sr.put(d[x])
+			}
+			continue
+		}
+		y := st.lane
+		a := sch.pair[y]
+		b := func(pos int) int {
+			q := 5*y + pos%5
+			if sch.brk[q] {
+				return where[q]
+			}
+			return q
+		}
+		for i := range 5 {
+			pos := a + i
+			in := instr{op: opBCAX, d: 5*y + pos%5, s: [3]int{b(pos), b(pos + 1), b(pos + 2)}}
+			if i == 0 {
+				in.comment = fmt.Sprintf("χ row %d", y)
+			}
+			emit(in)
+		}
+		sr.put(where[5*y+a])
+		sr.put(where[5*y+(a+1)%5])
+		if y == 0 {
+			t := sr.get()
+			emit(instr{op: opLDRC, d: t, comment: "ι"})
+			emit(instr{op: opEOR, d: 0, s: [3]int{0, t}})
+			sr.put(t)
+		}
+	}
+	for i := 25; i < 32; i++ {
+		if sr.busy[i] {
+			log.Fatalf("V%d still busy at the end of the round", i)
+		}
+	}
+	return code
+}
+
+// ---------------------------------------------------------------------------
+// Self-check
+
+// run interprets the round 24 times on a register file of two 64-bit
+// halves, state j of the pair in half j.
+func run(round []instr, a *[2][25]uint64) {
+	var v [32][2]uint64
+	for j := range 2 {
+		for i := range 25 {
+			v[i][j] = a[j][i]
+		}
+	}
+	rc := 0
+	for range 24 {
+		for _, in := range round {
+			var r [2]uint64
+			for j := range 2 {
+				s0, s1, s2 := v[in.s[0]][j], v[in.s[1]][j], v[in.s[2]][j]
+				switch in.op {
+				case opEOR3:
+					r[j] = s0 ^ s1 ^ s2
+				case opRAX1:
+					r[j] = s0 ^ bits.RotateLeft64(s1, 1)
+				case opXAR:
+					r[j] = bits.RotateLeft64(s0^s1, in.rot)
+				case opBCAX:
+					r[j] = s0 ^ (s2 &^ s1)
+				case opEOR:
+					r[j] = s0 ^ s1
+				case opLDRC:
+					r[j] = roundConstants[rc]
+				}
+			}
+			if in.op == opLDRC {
+				rc++
+			}
+			v[in.d] = r
+		}
+	}
+	for j := range 2 {
+		for i := range 25 {
+			a[j][i] = v[i][j]
+		}
+	}
+}
+
+// textbook is Keccak-f[1600] as FIPS 202 section 3.2 writes it.
+func textbook(a *[25]uint64) {
+	for r := range 24 {
+		var c [5]uint64
+		for x := range 5 {
+			c[x] = a[x] ^ a[x+5] ^ a[x+10] ^ a[x+15] ^ a[x+20]
+		}
+		for p := range 25 {
+			a[p] ^= c[(p+4)%5] ^ bits.RotateLeft64(c[(p+1)%5], 1)
+		}
+		var b [25]uint64
+		for p := range 25 {
+			b[piDst[p]] = bits.RotateLeft64(a[p], rho[p])
+		}
+		for p := range 25 {
+			y := p / 5 * 5
+			a[p] = b[p] ^ (^b[y+(p+1)%5] & b[y+(p+2)%5])
+		}
+		a[0] ^= roundConstants[r]
+	}
+}
+
+func selfCheck(round []instr) error {
+	var z [25]uint64
+	textbook(&z)
+	if z[0] != 0xF1258F7940E1DDE7 || z[24] != 0xEAF1FF7B5CECA249 {
+		return fmt.Errorf("textbook permutation fails its known answer: %#x %#x", z[0], z[24])
+	}
+	seed := uint64(0x243F6A8885A308D3)
+	for i := range 100 {
+		var got [2][25]uint64
+		for j := range 2 {
+			for k := range got[j] {
+				if i > 0 {
+					seed ^= seed << 13
+					seed ^= seed >> 7
+					seed ^= seed << 17
+					got[j][k] = seed
+				}
+			}
+		}
+		want := got
+		run(round, &got)
+		textbook(&want[0])
+		textbook(&want[1])
+		if got != want {
+			return fmt.Errorf("generated round disagrees with the textbook permutation (pair %d)", i)
+		}
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// Output
+
+// General-purpose registers; R18 and R26..R30 are reserved on arm64.
+const (
+	regA      = "R0" // a
+	regLoad   = "R1" // a, post-incremented while loading and storing
+	regRC     = "R2" // round constant pointer
+	regRound  = "R3" // rounds left
+	regP0     = "R4" // state 0's next block
+	regP1     = "R5" // state 1's next block
+	regBlocks = "R6" // blocks left
+	regFresh  = "R7" // fresh, then a lane mask
+	regMask1  = "R8" // the other lane mask
+	regPtrs   = "R9" // p
+)
+
+func render(round []instr) []byte {
+	var b bytes.Buffer
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+
+	p("// Code generated by fastkeccak/_asm/arm64batch. DO NOT EDIT.")
+	p("")
+	p("//go:build !purego")
+	p("")
+	p(`#include "textflag.h"`)
+	p("")
+	p("// Two Keccak-f[1600] states at once with the SHA3 extension (FEAT_SHA3):")
+	p("// lane i of state 0 in the low 64 bits of Vi, of state 1 in the high 64")
+	p("// bits; V25-V31 are scratch. Go operand order: VEOR3 Va, Vm, Vn, Vd is")
+	p("// Vd = Vn^Vm^Va; VRAX1 Vm, Vn, Vd is Vd = Vn ^ Vm<<<1; VXAR $i, Vm, Vn, Vd")
+	p("// is Vd = (Vn^Vm)>>>i; VBCAX Va, Vm, Vn, Vd is Vd = Vn ^ (Vm &^ Va).")
+	p("")
+	p("// Round constants of ι, in round order.")
+	for i, c := range roundConstants {
+		p("DATA ·batchRoundConstantsSHA3<>+0x%02x(SB)/8, $0x%016x", 8*i, c)
+	}
+	p("GLOBL ·batchRoundConstantsSHA3<>(SB), NOPTR|RODATA, $%d", 8*len(roundConstants))
+
+	p("")
+	p("// func absorbBatch2SHA3(a *[50]uint64, p *[2]*byte, fresh uint64, nblocks int)")
+	p("// The 128-byte frame is unused; it keeps the function splittable.")
+	p("TEXT ·absorbBatch2SHA3(SB), 0, $128-32")
+	p("\tMOVD\ta+0(FP), %s", regA)
+	p("\tMOVD\tp+8(FP), %s", regPtrs)
+	p("\tMOVD\tfresh+16(FP), %s", regFresh)
+	p("\tMOVD\tnblocks+24(FP), %s", regBlocks)
+	p("\tMOVD\t(%s), %s", regPtrs, regP0)
+	p("\tMOVD\t8(%s), %s", regPtrs, regP1)
+	p("")
+	p("\t// Load both states, lane i of the pair into Vi.")
+	p("\tMOVD\t%s, %s", regA, regLoad)
+	for i := 0; i < 24; i += 4 {
+		p("\tVLD1.P\t64(%s), [V%d.D2, V%d.D2, V%d.D2, V%d.D2]", regLoad, i, i+1, i+2, i+3)
+	}
+	p("\tVLD1\t(%s), [V24.D2]", regLoad)
+	p("")
+	p("\t// Clear the states marked fresh: lane mask j is all ones unless bit j")
+	p("\t// of fresh is set.")
+	p("\tCBZ\t%s, cleared", regFresh)
+	p("\tLSR\t$1, %s, %s", regFresh, regMask1)
+	p("\tAND\t$1, %s, %s", regFresh, regFresh)
+	p("\tAND\t$1, %s, %s", regMask1, regMask1)
+	p("\tSUB\t$1, %s, %s", regFresh, regFresh)
+	p("\tSUB\t$1, %s, %s", regMask1, regMask1)
+	p("\tVMOV\t%s, V31.D[0]", regFresh)
+	p("\tVMOV\t%s, V31.D[1]", regMask1)
+	for i := range 25 {
+		p("\tVAND\tV31.B16, V%d.B16, V%d.B16", i, i)
+	}
+	p("")
+	p("cleared:")
+	p("\tCBZ\t%s, store", regBlocks)
+	p("")
+	p("block:")
+	p("\t// XOR the next block of each state into lanes 0..16: four lanes of")
+	p("\t// each state at a time, paired up by ZIP1 (low halves) and ZIP2.")
+	for i := 0; i < 16; i += 4 {
+		p("\tVLD1.P\t32(%s), [V25.D2, V26.D2]", regP0)
+		p("\tVLD1.P\t32(%s), [V27.D2, V28.D2]", regP1)
+		p("\tVZIP1\tV27.D2, V25.D2, V29.D2")
+		p("\tVZIP2\tV27.D2, V25.D2, V30.D2")
+		p("\tVEOR\tV29.B16, V%d.B16, V%d.B16", i, i)
+		p("\tVEOR\tV30.B16, V%d.B16, V%d.B16", i+1, i+1)
+		p("\tVZIP1\tV28.D2, V26.D2, V29.D2")
+		p("\tVZIP2\tV28.D2, V26.D2, V30.D2")
+		p("\tVEOR\tV29.B16, V%d.B16, V%d.B16", i+2, i+2)
+		p("\tVEOR\tV30.B16, V%d.B16, V%d.B16", i+3, i+3)
+	}
+	p("\tVLD1.P\t8(%s), [V25.D1]", regP0)
+	p("\tVLD1.P\t8(%s), [V27.D1]", regP1)
+	p("\tVZIP1\tV27.D2, V25.D2, V29.D2")
+	p("\tVEOR\tV29.B16, V16.B16, V16.B16")
+	p("")
+	p("\tMOVD\t$·batchRoundConstantsSHA3<>(SB), %s", regRC)
+	p("\tMOVD\t$24, %s", regRound)
+	p("")
+	p("round:")
+	for _, in := range round {
+		if in.comment != "" {
+			p("\t// %s", in.comment)
+		}
+		p("\t%s", in)
+	}
+	p("\tSUBS\t$1, %s, %s", regRound, regRound)
+	p("\tBNE\tround")
+	p("\tSUBS\t$1, %s, %s", regBlocks, regBlocks)
+	p("\tBNE\tblock")
+	p("")
+	p("store:")
+	p("\tMOVD\t%s, %s", regA, regLoad)
+	for i := 0; i < 24; i += 4 {
+		p("\tVST1.P\t[V%d.D2, V%d.D2, V%d.D2, V%d.D2], 64(%s)", i, i+1, i+2, i+3, regLoad)
+	}
+	p("\tVST1\t[V24.D2], (%s)", regLoad)
+	p("\tRET")
+
+	return []byte(strings.ReplaceAll(b.String(), "\t\n", "\n"))
+}

@@ -1,0 +1,13 @@
+//go:build (!amd64 && !arm64) || purego
+
+package fastkeccak
+
+// availableBatchKernels lists the batch kernels of this build: without
+// assembly, only Sum256 in a loop.
+func availableBatchKernels() []batchKernelID { return []batchKernelID{batchLoop} }
+
+// batchAbsorb is never called in this build: the loop kernel does not
+// absorb lanes.
+func batchAbsorb(id batchKernelID, _ *batchLanes, _ uint64, _ int) {
+	panic("fastkeccak: no batch kernel " + id.String())
+}
