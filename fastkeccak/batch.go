@@ -74,6 +74,20 @@ func chooseBatch(override string) batchKernelID {
 // "amd64-avx2x4", "arm64-sha3x2" or "loop"), for tests and measurements.
 func BatchWidth() int { return activeBatch.width() }
 
+// BatchKernels names the batch kernels this CPU can run, the default first:
+// the values KECCAKROOT_BATCH accepts here. Packages built on Sum256Batch
+// use it to run their tests under every kernel.
+func BatchKernels() []string {
+	var names []string
+	for _, id := range availableBatchKernels() {
+		names = append(names, id.String())
+	}
+	return names
+}
+
+// BatchKernel names the batch kernel in use.
+func BatchKernel() string { return activeBatch.String() }
+
 // maxBatchBlocks bounds the blocks per state of one call to a batch
 // kernel, about 15µs on Zen 4 for either amd64 kernel: the goroutine can
 // only be preempted at the stack check in the prologue of a call, never

@@ -1,0 +1,37 @@
+package triehash
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/keccakroot/keccakroot/fastkeccak"
+)
+
+// TestUnderEveryBatchKernel runs the differential tests again, in a child
+// process per batch kernel the CPU has (fastkeccak reads KECCAKROOT_BATCH
+// once, at start-up): the roots and node streams must not depend on the
+// kernel that hashed the leaves.
+func TestUnderEveryBatchKernel(t *testing.T) {
+	if want := os.Getenv("TRIEHASH_WANT_BATCH"); want != "" {
+		if got := fastkeccak.BatchKernel(); got != want {
+			t.Fatalf("KECCAKROOT_BATCH=%s gave kernel %s", want, got)
+		}
+		return
+	}
+	if testing.Short() {
+		t.Skip("starts a child process per batch kernel")
+	}
+	for _, kernel := range fastkeccak.BatchKernels() {
+		cmd := exec.Command(os.Args[0], "-test.short",
+			"-test.run=^(TestUnderEveryBatchKernel|TestBuilderMatchesStackTrie|TestParallelMatchesSequential|TestEthereumTrieVectors|TestStateHelpers)$")
+		cmd.Env = append(os.Environ(), "KECCAKROOT_BATCH="+kernel, "TRIEHASH_WANT_BATCH="+kernel)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "PASS") {
+			t.Errorf("batch kernel %s: %v\n%s", kernel, err, out)
+		} else {
+			t.Logf("batch kernel %s: pass", kernel)
+		}
+	}
+}
