@@ -1,0 +1,31 @@
+package main
+
+import (
+	"testing"
+)
+
+func TestBenchQuick(t *testing.T) {
+	r := keccakroot(t, nil, "bench", "--quick", "--json")
+	wantCode(t, r, exitOK)
+	var res benchResult
+	decodeJSON(t, r, &res)
+	if !res.OK || !res.Quick || res.Backend == "" || res.BatchWidth < 1 || res.CPU == "" {
+		t.Fatalf("want a quick run naming the CPU and backend:\n%v", r)
+	}
+	want := []string{"Sum256, 32 B", "Sum256, 1,024 B", "Sum256Batch, 1,024 x 32 B",
+		"state root, 10,000 accounts", "state root, 10,000 accounts",
+		"DeriveSha, 200 transactions", "mainnet genesis state root, 8,893 accounts"}
+	if len(res.Rows) != len(want) {
+		t.Fatalf("want %d rows:\n%v", len(want), r)
+	}
+	for i, row := range res.Rows {
+		if row.Name != want[i] || !row.Match || row.KeccakRoot.NsPerOp <= 0 || row.GoEthereum.NsPerOp <= 0 || row.Speedup <= 0 {
+			t.Errorf("row %d: want %q measured and matching, got %+v", i, want[i], row)
+		}
+	}
+
+	r = keccakroot(t, nil, "bench", "--quick", "--benchtime", "1ms")
+	wantCode(t, r, exitOK)
+	wantOutput(t, r.stdout, "CPU: ", "fastkeccak backend "+res.Backend, "speed-up", "crypto.Keccak256Hash",
+		"trie.StackTrie", "types.DeriveSha", "genesis.ToBlock()", "every result matched go-ethereum's")
+}

@@ -1,0 +1,425 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/urfave/cli/v2"
+
+	"github.com/keccakroot/keccakroot/adapter"
+	"github.com/keccakroot/keccakroot/fastkeccak"
+)
+
+// mainnetStateRoot is the state root of the mainnet genesis block.
+var mainnetStateRoot = common.HexToHash("0xd7f8974fb5ac78d9ac099b9ad5018bedc2ce0a72dad1827a1709da30580f0544")
+
+// network is a built-in network: its genesis and the known values to check
+// it against.
+type network struct {
+	name      string
+	genesis   func() *core.Genesis
+	blockHash common.Hash
+	stateRoot *common.Hash // nil where no state root constant is at hand
+}
+
+// networks are the built-in networks of --network, by name.
+var networks = []network{
+	{"mainnet", core.DefaultGenesisBlock, params.MainnetGenesisHash, &mainnetStateRoot},
+	{"sepolia", core.DefaultSepoliaGenesisBlock, params.SepoliaGenesisHash, nil},
+	{"hoodi", core.DefaultHoodiGenesisBlock, params.HoodiGenesisHash, nil},
+}
+
+// networkNames lists the names of the built-in networks.
+func networkNames() []string {
+	names := make([]string, len(networks))
+	for i, n := range networks {
+		names[i] = n.name
+	}
+	return names
+}
+
+// findNetwork returns the built-in network of that name.
+func findNetwork(name string) (network, bool) {
+	for _, n := range networks {
+		if n.name == name {
+			return n, true
+		}
+	}
+	return network{}, false
+}
+
+// genesisTimingFlags are the flags of the genesis computation, shared by the
+// default job and the genesis command.
+func genesisTimingFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: "runs", Value: 3, Usage: "time each side `N` times and report the fastest run"},
+		&cli.BoolFlag{Name: "geth", Value: true, Usage: "also compute with go-ethereum's genesis.ToBlock(), compare and time it (--geth=false to skip)"},
+		&cli.IntFlag{Name: "workers", Value: 0, Usage: "cores to build the tries on, `N`; 0 means all (sets GOMAXPROCS, which the adapter's genesis functions build on)"},
+	}
+}
+
+// genesisCommand is the genesis command.
+func genesisCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "genesis",
+		Usage: "state root and block hash of a go-ethereum genesis file or a built-in network",
+		UsageText: `keccakroot genesis [flags] FILE.json
+   keccakroot genesis [flags] --network mainnet|sepolia|hoodi
+
+Examples:
+   keccakroot genesis devnet.json
+   keccakroot genesis --json --runs 1 --geth=false big-genesis.json
+   keccakroot genesis --network hoodi`,
+		Description: `Computes the state root of the allocation and the hash of the genesis block,
+with keccakroot, and (unless --geth=false) with go-ethereum's genesis.ToBlock() on the
+same input, compares the two and times both. For a built-in network the known block
+hash (params.<Network>GenesisHash) is checked too, and for mainnet the known state root.
+
+FILE is the genesis JSON that 'geth init' reads; it must have a "config" object.
+Exit codes: 0 all checks passed, 1 a mismatch, 2 bad usage or an unreadable file.`,
+		Flags: append(genesisTimingFlags(),
+			&cli.StringFlag{Name: "network", Usage: "a built-in network instead of a file: " + strings.Join(networkNames(), ", ")},
+			jsonFlag(),
+		),
+		Action: genesisAction,
+	}
+}
+
+// genesisAction runs the genesis command.
+func genesisAction(c *cli.Context) error {
+	name := c.String("network")
+	if name != "" {
+		if err := checkArgs(c, 0, 0); err != nil {
+			return usageErrorf("genesis: give either --network or a FILE, not both")
+		}
+		n, ok := findNetwork(name)
+		if !ok {
+			return usageErrorf("genesis: unknown network %q; known: %s", name, strings.Join(networkNames(), ", "))
+		}
+		return runNetworkGenesis(c, n)
+	}
+	if err := checkArgs(c, 1, 1); err != nil {
+		return err
+	}
+	path := c.Args().First()
+	g, err := loadGenesis(path)
+	if err != nil {
+		return err
+	}
+	in := genesisInput{genesis: g, source: path, file: path}
+	return runGenesis(c, in)
+}
+
+// runNetworkGenesis runs the genesis job on a built-in network.
+func runNetworkGenesis(c *cli.Context, n network) error {
+	in := genesisInput{
+		genesis:   n.genesis(),
+		source:    n.name + " genesis, go-ethereum's built-in allocation",
+		network:   n.name,
+		blockHash: &n.blockHash,
+		stateRoot: n.stateRoot,
+	}
+	return runGenesis(c, in)
+}
+
+// genesisInput is a genesis to compute, with the known values to check.
+type genesisInput struct {
+	genesis   *core.Genesis
+	source    string // what it is, for people
+	network   string // the built-in network, if any
+	file      string // the file it came from, if any
+	blockHash *common.Hash
+	stateRoot *common.Hash
+}
+
+// genesisResult is the result of the genesis job.
+type genesisResult struct {
+	Command      string         `json:"command"`
+	Network      string         `json:"network,omitempty"`
+	File         string         `json:"file,omitempty"`
+	Accounts     int            `json:"accounts"`
+	StorageSlots int            `json:"storageSlots"`
+	CodeBytes    int            `json:"codeBytes"`
+	StateRoot    common.Hash    `json:"stateRoot"`
+	BlockHash    common.Hash    `json:"blockHash"`
+	Checks       []genesisCheck `json:"checks"`
+	KeccakRoot   sideTiming     `json:"keccakroot"`
+	GoEthereum   *sideTiming    `json:"goEthereum,omitempty"`
+	Speedup      float64        `json:"speedup,omitempty"`
+	Backend      string         `json:"backend"`
+	Workers      int            `json:"workers"`
+	Runs         int            `json:"runs"`
+	Note         string         `json:"note,omitempty"`
+	OK           bool           `json:"ok"`
+	Error        string         `json:"error,omitempty"`
+
+	source string
+}
+
+// genesisCheck is one comparison of a computed value with a reference.
+type genesisCheck struct {
+	What    string      `json:"what"`
+	Against string      `json:"against"`
+	Want    common.Hash `json:"want"`
+	Got     common.Hash `json:"got"`
+	OK      bool        `json:"ok"`
+}
+
+// sideTiming is the time one implementation took, the fastest of the runs.
+type sideTiming struct {
+	Seconds seconds `json:"seconds"`
+	Method  string  `json:"method"`
+}
+
+// runGenesis computes, checks, times and reports a genesis.
+func runGenesis(c *cli.Context, in genesisInput) error {
+	runs := c.Int("runs")
+	if runs < 1 {
+		return usageErrorf("--runs %d: want at least 1", runs)
+	}
+	if err := setWorkers(c.Int("workers")); err != nil {
+		return err
+	}
+	g := in.genesis
+	if err := checkGenesis(g); err != nil {
+		return inputError(fmt.Errorf("%s: %w", in.source, err))
+	}
+	res := &genesisResult{
+		Command: "genesis",
+		Network: in.network,
+		File:    in.file,
+		Backend: fastkeccak.Backend(),
+		Workers: runtime.GOMAXPROCS(0),
+		Runs:    runs,
+		source:  in.source,
+	}
+	for _, a := range g.Alloc {
+		res.Accounts++
+		res.StorageSlots += len(a.Storage)
+		res.CodeBytes += len(a.Code)
+	}
+
+	// keccakroot: the state root, then the header built as ToBlock builds
+	// it, hashed. A binary-trie genesis goes to go-ethereum (see
+	// adapter.GenesisBlockHash).
+	ubt := g.Config.IsUBTGenesis()
+	method := "adapter.GenesisStateRoot + GenesisHeader + HeaderHash"
+	if ubt {
+		method = "adapter.GenesisBlockHash (binary trie: go-ethereum's ToBlock)"
+		res.Note = "binary-trie (UBT) genesis: keccakroot hands it to go-ethereum, so both sides compute the same way"
+	}
+	var best time.Duration
+	for i := range runs {
+		runtime.GC()
+		start := time.Now()
+		root, hash, err := keccakrootGenesis(g, ubt)
+		d := time.Since(start)
+		if err != nil {
+			return inputError(fmt.Errorf("%s: %w", in.source, err))
+		}
+		if i == 0 || d < best {
+			best = d
+		}
+		res.StateRoot, res.BlockHash = root, hash
+	}
+	res.KeccakRoot = sideTiming{Seconds: seconds(best), Method: method}
+
+	if in.stateRoot != nil {
+		res.Checks = append(res.Checks, newCheck("state root", "the known "+in.network+" state root", *in.stateRoot, res.StateRoot))
+	}
+	if in.blockHash != nil {
+		res.Checks = append(res.Checks, newCheck("block hash", "params."+exportedName(in.network)+"GenesisHash", *in.blockHash, res.BlockHash))
+	}
+	if c.Bool("geth") {
+		var gethRoot, gethHash common.Hash
+		for i := range runs {
+			runtime.GC()
+			start := time.Now()
+			root, hash, err := gethGenesis(g)
+			d := time.Since(start)
+			if err != nil {
+				return inputError(fmt.Errorf("%s: %w", in.source, err))
+			}
+			if i == 0 || d < best {
+				best = d
+			}
+			gethRoot, gethHash = root, hash
+		}
+		res.GoEthereum = &sideTiming{Seconds: seconds(best), Method: "genesis.ToBlock()"}
+		res.Speedup = round(ratio(float64(res.GoEthereum.Seconds), float64(res.KeccakRoot.Seconds)), 2)
+		res.Checks = append(res.Checks,
+			newCheck("state root", "go-ethereum's genesis.ToBlock().Root()", gethRoot, res.StateRoot),
+			newCheck("block hash", "go-ethereum's genesis.ToBlock().Hash()", gethHash, res.BlockHash))
+	}
+
+	res.OK = true
+	var failed []string
+	for _, ch := range res.Checks {
+		if !ch.OK {
+			res.OK = false
+			failed = append(failed, fmt.Sprintf("%s %s differs from %s %s", ch.What, ch.Got.Hex(), ch.Against, ch.Want.Hex()))
+		}
+	}
+	var err error
+	if !res.OK {
+		err = mismatchErrorf("%s: %s", in.source, strings.Join(failed, "; "))
+		res.Error = err.Error()
+	}
+	return report(c, res, err)
+}
+
+// newCheck compares got with want.
+func newCheck(what, against string, want, got common.Hash) genesisCheck {
+	return genesisCheck{What: what, Against: against, Want: want, Got: got, OK: want == got}
+}
+
+// exportedName capitalises a network name as go-ethereum's constants do.
+func exportedName(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// setWorkers applies --workers: the adapter's genesis functions, like every
+// triehash function called without Options, build on GOMAXPROCS goroutines.
+func setWorkers(n int) error {
+	if n < 0 {
+		return usageErrorf("--workers %d: want 0 (all cores) or more", n)
+	}
+	if n > 0 {
+		runtime.GOMAXPROCS(n)
+	}
+	return nil
+}
+
+// checkGenesis rejects what go-ethereum's ToBlock would panic on.
+func checkGenesis(g *core.Genesis) error {
+	if g.Config == nil {
+		return errors.New(`no "config" object: go-ethereum needs the chain configuration to build the genesis block`)
+	}
+	addrs := make([]common.Address, 0)
+	for addr, a := range g.Alloc {
+		if a.Balance != nil && a.Balance.BitLen() > 256 {
+			addrs = append(addrs, addr)
+		}
+	}
+	if len(addrs) > 0 {
+		slices.SortFunc(addrs, func(a, b common.Address) int { return a.Cmp(b) })
+		return fmt.Errorf("alloc[%s]: balance does not fit in 256 bits", addrs[0].Hex())
+	}
+	return nil
+}
+
+// keccakrootGenesis computes the state root and block hash with keccakroot.
+func keccakrootGenesis(g *core.Genesis, ubt bool) (root, hash common.Hash, err error) {
+	defer recoverAsError("keccakroot", &err)
+	if ubt {
+		hash, err = adapter.GenesisBlockHash(g)
+		if err != nil {
+			return root, hash, err
+		}
+		return g.ToBlock().Root(), hash, nil
+	}
+	root = adapter.GenesisStateRoot(g.Alloc)
+	return root, adapter.HeaderHash(adapter.GenesisHeader(g, root)), nil
+}
+
+// gethGenesis computes the state root and block hash with go-ethereum.
+func gethGenesis(g *core.Genesis) (root, hash common.Hash, err error) {
+	defer recoverAsError("go-ethereum", &err)
+	b := g.ToBlock()
+	return b.Root(), b.Hash(), nil
+}
+
+// recoverAsError turns a panic into *err, for computations that panic on
+// input they cannot handle.
+func recoverAsError(who string, err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%s cannot build this genesis: %v", who, r)
+	}
+}
+
+// loadGenesis reads a genesis JSON file. Errors name the file and, for
+// invalid JSON, the line and column.
+func loadGenesis(path string) (*core.Genesis, error) {
+	data, err := os.ReadFile(path) // #nosec G304 -- the user names the file to read
+	if err != nil {
+		return nil, inputError(err)
+	}
+	g := new(core.Genesis)
+	if err := json.Unmarshal(data, g); err != nil {
+		return nil, inputError(fmt.Errorf("%s: %w", path, jsonErrorWhere(data, err)))
+	}
+	return g, nil
+}
+
+// jsonErrorWhere adds the line and column to a JSON syntax or type error.
+func jsonErrorWhere(data []byte, err error) error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var off int64
+	switch {
+	case errors.As(err, &syntax):
+		off = syntax.Offset
+	case errors.As(err, &typ):
+		off = typ.Offset
+	default:
+		return fmt.Errorf("invalid genesis JSON: %w", err)
+	}
+	line, col := lineCol(data, off)
+	return fmt.Errorf("line %d, column %d: invalid genesis JSON: %w", line, col, err)
+}
+
+// lineCol returns the 1-based line and column of byte offset off in data.
+func lineCol(data []byte, off int64) (line, col int) {
+	line, col = 1, 1
+	for i := int64(0); i < off && i < int64(len(data)); i++ {
+		if data[i] == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
+// writeText prints the genesis result for people.
+func (r *genesisResult) writeText(w io.Writer) {
+	fmt.Fprintf(w, "%s: %s accounts, %s storage slots, %s of code\n",
+		r.source, formatCount(int64(r.Accounts)), formatCount(int64(r.StorageSlots)), formatBytes(int64(r.CodeBytes)))
+	fmt.Fprintf(w, "  state root  %s\n", r.StateRoot.Hex())
+	fmt.Fprintf(w, "  block hash  %s\n", r.BlockHash.Hex())
+	if r.Note != "" {
+		fmt.Fprintf(w, "  note: %s\n", r.Note)
+	}
+	if len(r.Checks) > 0 {
+		fmt.Fprintln(w, "checks")
+		for _, ch := range r.Checks {
+			fmt.Fprintf(w, "  %-10s = %-40s %s\n", ch.What, ch.Against, okWord(ch.OK))
+		}
+	}
+	runs := "1 run"
+	if r.Runs > 1 {
+		runs = fmt.Sprintf("fastest of %d runs", r.Runs)
+	}
+	fmt.Fprintf(w, "time (%s, %s, keccak backend %s)\n", runs, plural(r.Workers, "core"), r.Backend)
+	fmt.Fprintf(w, "  keccakroot   %10s  %s\n", formatDuration(time.Duration(r.KeccakRoot.Seconds)), r.KeccakRoot.Method)
+	if r.GoEthereum != nil {
+		fmt.Fprintf(w, "  go-ethereum  %10s  %s\n", formatDuration(time.Duration(r.GoEthereum.Seconds)), r.GoEthereum.Method)
+		fmt.Fprintf(w, "  speed-up     %9.1fx  go-ethereum's time over keccakroot's\n", r.Speedup)
+	}
+	if r.OK {
+		fmt.Fprintln(w, "all checks passed")
+	}
+}

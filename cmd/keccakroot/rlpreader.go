@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+)
+
+// maxBlockSize is the largest block, in bytes of RLP, that verify-chain
+// reads. Mainnet blocks stay under a few megabytes; the limit keeps a corrupt
+// length from making the reader allocate gigabytes.
+const maxBlockSize = 64 << 20
+
+// errNotChain, errTruncated and errBlockTooLarge are the ways a chain file can
+// fail to split into blocks. They are wrapped in a *framingError.
+var (
+	errNotChain      = errors.New("not a chain export: a block must be an RLP list")
+	errTruncated     = errors.New("truncated")
+	errBlockTooLarge = errors.New("block too large")
+	errBadSize       = errors.New("non-canonical RLP size")
+)
+
+// framingError reports a chain file that does not split into RLP items: what
+// went wrong, at which block and at which byte of the (decompressed) stream.
+type framingError struct {
+	Index  int   // the block's position in the file, from 0
+	Offset int64 // the block's first byte in the decompressed stream
+	Err    error
+	Detail string
+}
+
+// Error names the block, its offset and what is wrong.
+func (e *framingError) Error() string {
+	return fmt.Sprintf("block %d of the file (at byte %d): %v: %s", e.Index+1, e.Offset, e.Err, e.Detail)
+}
+
+// Unwrap returns the sentinel error.
+func (e *framingError) Unwrap() error { return e.Err }
+
+// blockReader reads a chain export, the concatenated RLP of blocks as
+// 'geth export' writes it, one block at a time, without loading the file.
+type blockReader struct {
+	r      *bufio.Reader
+	limit  int
+	offset int64 // bytes of RLP read so far
+	index  int   // blocks read so far
+}
+
+// gzipMagic starts every gzip stream.
+var gzipMagic = []byte{0x1f, 0x8b}
+
+// openChainStream returns a reader of the RLP in src, decompressing it when
+// it starts with gzip's magic bytes (whatever the file is called), and
+// whether it did.
+func openChainStream(src io.Reader) (io.Reader, bool, error) {
+	br := bufio.NewReaderSize(src, 1<<20)
+	head, err := br.Peek(len(gzipMagic))
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, false, err
+	}
+	if len(head) == len(gzipMagic) && head[0] == gzipMagic[0] && head[1] == gzipMagic[1] {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, true, fmt.Errorf("gzip: %w", err)
+		}
+		return zr, true, nil
+	}
+	return br, false, nil
+}
+
+// newBlockReader returns a reader of the RLP items of r, each at most limit
+// bytes long.
+func newBlockReader(r io.Reader, limit int) *blockReader {
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReaderSize(r, 1<<20)
+	}
+	return &blockReader{r: br, limit: limit}
+}
+
+// Append reads the next block and appends its whole encoding (header and
+// content) to dst; it returns the extended slice and the offset of the
+// block's first byte in the stream. At the end of the input it returns
+// io.EOF; an input that ends inside a block, or that holds something other
+// than RLP lists, is a *framingError. On error dst is returned unchanged.
+func (b *blockReader) Append(dst []byte) (out []byte, offset int64, err error) {
+	offset = b.offset
+	first, err := b.r.ReadByte()
+	if errors.Is(err, io.EOF) {
+		return dst, offset, io.EOF
+	}
+	if err != nil {
+		return dst, offset, b.readError(err)
+	}
+	if first < 0xc0 {
+		kind := "an RLP string"
+		if first < 0x80 {
+			kind = "a single RLP byte"
+		}
+		return dst, offset, b.frameErr(errNotChain, "byte 0x%02x starts %s", first, kind)
+	}
+	var hdr [9]byte
+	hdr[0] = first
+	hdrLen := 1
+	size := uint64(first - 0xc0)
+	if first > 0xf7 {
+		n := int(first - 0xf7)
+		if _, err := io.ReadFull(b.r, hdr[1:1+n]); err != nil {
+			return dst, offset, b.endError(err, "the file ends inside the block's RLP header")
+		}
+		if hdr[1] == 0 {
+			return dst, offset, b.frameErr(errBadSize, "the list length has a leading zero byte")
+		}
+		size = 0
+		for _, c := range hdr[1 : 1+n] {
+			size = size<<8 | uint64(c)
+		}
+		if size < 56 {
+			return dst, offset, b.frameErr(errBadSize, "a list length of %d in the long form", size)
+		}
+		hdrLen += n
+	}
+	if size > uint64(b.limit) {
+		return dst, offset, b.frameErr(errBlockTooLarge, "the RLP list claims %d bytes, over the limit of %d", size, b.limit)
+	}
+	total := hdrLen + int(size)
+	start := len(dst)
+	out = slices.Grow(dst, total)[:start+total]
+	copy(out[start:], hdr[:hdrLen])
+	n, err := io.ReadFull(b.r, out[start+hdrLen:])
+	if err != nil {
+		return dst, offset, b.endError(err, fmt.Sprintf("the block's RLP list claims %d bytes of content, the file ends after %d", size, n))
+	}
+	b.offset += int64(total)
+	b.index++
+	return out, offset, nil
+}
+
+// frameErr returns a *framingError at the current item.
+func (b *blockReader) frameErr(err error, format string, args ...any) error {
+	return &framingError{Index: b.index, Offset: b.offset, Err: err, Detail: fmt.Sprintf(format, args...)}
+}
+
+// endError turns an early end of input into errTruncated and passes any
+// other read error (such as a corrupt gzip stream) through.
+func (b *blockReader) endError(err error, detail string) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return b.frameErr(errTruncated, "%s", detail)
+	}
+	return b.readError(err)
+}
+
+// readError wraps a read error with where it happened.
+func (b *blockReader) readError(err error) error {
+	return fmt.Errorf("reading block %d of the file (at byte %d): %w", b.index+1, b.offset, err)
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestHelp(t *testing.T) {
+	r := keccakroot(t, nil, "--help")
+	wantCode(t, r, exitOK)
+	wantOutput(t, r.stdout, "Examples:", "keccakroot genesis devnet.json", "keccakroot verify-chain chain.rlp.gz",
+		"keccakroot root", "keccakroot bench --quick", "Exit codes:", "genesis", "verify-chain", "bench")
+	for _, cmd := range []string{"genesis", "verify-chain", "root", "bench"} {
+		r := keccakroot(t, nil, cmd, "--help")
+		wantCode(t, r, exitOK)
+		wantOutput(t, r.stdout, "Examples:", "keccakroot "+cmd, "Exit codes:", "--json")
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"--frobnicate"}, "flag provided but not defined"},
+		{[]string{"genesis", "--frobnicate"}, "genesis: flag provided but not defined: -frobnicate (see keccakroot genesis --help)"},
+		{[]string{"genesis"}, "genesis: missing argument"},
+		{[]string{"genesis", "a.json", "b.json"}, "too many arguments"},
+		{[]string{"genesis", "a.json", "--json"}, "flag --json after the arguments"},
+		{[]string{"genesis", "--network", "mainnet", "a.json"}, "either --network or a FILE"},
+		{[]string{"genesis", "--runs", "0", "--network", "mainnet"}, "--runs 0"},
+		{[]string{"genesis", "--workers", "-1", "--network", "mainnet"}, "--workers -1"},
+		{[]string{"verify-chain"}, "verify-chain: missing argument"},
+		{[]string{"verify-chain", "--workers", "-2", "x"}, "--workers -2"},
+		{[]string{"root", "a", "b"}, "too many arguments"},
+		{[]string{"bench", "extra"}, "too many arguments"},
+	}
+	for _, tt := range tests {
+		r := keccakroot(t, nil, tt.args...)
+		wantCode(t, r, exitUsage)
+		wantOutput(t, r.stderr, tt.want)
+		if len(r.stderr) > 300 || strings.Contains(r.stderr, "USAGE:") {
+			t.Errorf("%v: want a short error, not the help:\n%s", tt.args, r.stderr)
+		}
+	}
+	// --json before the command works too.
+	r := keccakroot(t, nil, "--json", "genesis", "--runs", "1", "--geth=false", "--network", "sepolia")
+	wantCode(t, r, exitOK)
+	var gres genesisResult
+	decodeJSON(t, r, &gres)
+	if !gres.OK || gres.Network != "sepolia" {
+		t.Fatalf("want sepolia as JSON:\n%v", r)
+	}
+
+	// --json reports usage errors as JSON too.
+	r = keccakroot(t, nil, "--json", "frobnicate")
+	wantCode(t, r, exitUsage)
+	var res errorResult
+	decodeJSON(t, r, &res)
+	if res.OK || res.ExitCode != exitUsage || !strings.Contains(res.Error, "frobnicate") {
+		t.Fatalf("want a JSON error:\n%v", r)
+	}
+}
