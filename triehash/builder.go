@@ -147,11 +147,31 @@ func (b *Builder) update(key, value []byte, lend bool) error {
 		key = b.arena[start : start+len(key) : start+len(key)]
 		value = b.arena[start+len(key) : len(b.arena) : len(b.arena)]
 	}
+	if cap(b.items) == 0 {
+		b.allocate()
+	}
 	b.items = append(b.items, pendingItem{key, value})
 	if len(b.items) == leafChunk {
 		b.placeItems(false)
 	}
 	return nil
+}
+
+// allocate sizes the Builder's buffers for a chunk of typical keys and
+// values at once, instead of letting each grow by doubling: a fresh Builder
+// then allocates a few tens of kilobytes, once, and nothing per key.
+func (b *Builder) allocate() {
+	const typicalItem = 32 + 96 // a hashed key and an encoded account
+	b.items = make([]pendingItem, 0, leafChunk)
+	b.arena = make([]byte, 0, leafChunk*typicalItem)
+	b.leaves.leaves = make([]precomputedLeaf, 0, leafChunk)
+	b.leaves.common = make([]int, 0, leafChunk)
+	b.leaves.enc = make([]byte, 0, leafChunk*(typicalItem+8))
+	b.leaves.msgs = make([][]byte, 0, leafChunk)
+	b.leaves.owner = make([]int, 0, leafChunk)
+	b.leaves.sums = make([][32]byte, 0, leafChunk)
+	b.stack = make([]branch, 0, 16) // a million random keys need 7
+	b.enc = make([]byte, 0, 17*33+3)
 }
 
 // Hash finishes the trie and returns its root. Once called, the Builder
