@@ -23,7 +23,7 @@
 package main
 
 import (
-	"fmt"
+	"github.com/keccakroot/keccakroot/fastkeccak/_asm/internal/fips202"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -35,62 +35,18 @@ const (
 	roundCount = 24
 )
 
-// roundConstants are the ι constants of Keccak-f[1600] (FIPS 202, 3.2.5),
-// computed by the LFSR rc(t) of FIPS 202 algorithm 5.
-var roundConstants = func() [roundCount]uint64 {
-	var rcs [roundCount]uint64
-	lfsr := uint8(1) // x^8 + x^6 + x^5 + x^4 + 1, one step per output bit
-	bit := func() uint64 {
-		out := uint64(lfsr & 1)
-		if lfsr&0x80 != 0 {
-			lfsr = lfsr<<1 ^ 0x71
-		} else {
-			lfsr <<= 1
-		}
-		return out
-	}
-	for round := range rcs {
-		for j := 0; j <= 6; j++ {
-			rcs[round] |= bit() << (1<<j - 1)
-		}
-	}
-	return rcs
-}()
-
-// rho[x+5*y] is the ρ rotation (to the left) of lane (x, y), from the walk
-// of FIPS 202 algorithm 2.
-var rho = func() [25]int {
-	var r [25]int
-	x, y := 1, 0
-	for t := 0; t < 24; t++ {
-		r[x+5*y] = (t + 1) * (t + 2) / 2 % 64
-		x, y = y, (2*x+3*y)%5
-	}
-	return r
-}()
-
-// piSource[x+5*y] is the lane of A that π (after ρ) moves to lane (x, y)
-// of B: B[x, y] = ρ(A[x+3y, x]).
-var piSource = func() [25]int {
-	var s [25]int
-	for y := 0; y < 5; y++ {
-		for x := 0; x < 5; x++ {
-			s[x+5*y] = (x+3*y)%5 + 5*x
-		}
-	}
-	return s
-}()
+// The Keccak geometry, derived from FIPS 202: the ι constants, the ρ
+// rotations, and piSource[x+5*y], the lane π moves to lane (x, y).
+var (
+	roundConstants = fips202.RoundConstants
+	rho            = fips202.Rho
+	piSource       = fips202.PiSource
+)
 
 // roundConstantTable is the static table of the 24 round constants.
 var roundConstantTable Mem
 
 func main() {
-	// Spot checks of the derived tables against FIPS 202.
-	if roundConstants[1] != 0x8082 || roundConstants[23] != 0x8000000080008008 ||
-		rho[1] != 1 || rho[24] != 14 || piSource[1] != 6 {
-		panic(fmt.Sprintf("bad tables: %#x %#x %d %d %d",
-			roundConstants[1], roundConstants[23], rho[1], rho[24], piSource[1]))
-	}
 
 	ConstraintExpr("amd64,!purego")
 	roundConstantTable = GLOBL("keccakRoundConstants", RODATA|NOPTR)

@@ -35,7 +35,7 @@
 package main
 
 import (
-	"fmt"
+	"github.com/keccakroot/keccakroot/fastkeccak/_asm/internal/fips202"
 
 	. "github.com/mmcloughlin/avo/build"
 )
@@ -46,51 +46,13 @@ const (
 	roundCount = 24
 )
 
-// roundConstants are the ι constants of Keccak-f[1600], from the LFSR
-// rc(t) of FIPS 202 algorithm 5.
-var roundConstants = func() [roundCount]uint64 {
-	var rcs [roundCount]uint64
-	lfsr := uint8(1)
-	bit := func() uint64 {
-		out := uint64(lfsr & 1)
-		if lfsr&0x80 != 0 {
-			lfsr = lfsr<<1 ^ 0x71
-		} else {
-			lfsr <<= 1
-		}
-		return out
-	}
-	for round := range rcs {
-		for j := 0; j <= 6; j++ {
-			rcs[round] |= bit() << (1<<j - 1)
-		}
-	}
-	return rcs
-}()
-
-// rho[x+5*y] is the left rotation ρ applies to lane (x, y) (FIPS 202
-// algorithm 2).
-var rho = func() [25]int {
-	var r [25]int
-	x, y := 1, 0
-	for t := 0; t < 24; t++ {
-		r[x+5*y] = (t + 1) * (t + 2) / 2 % 64
-		x, y = y, (2*x+3*y)%5
-	}
-	return r
-}()
-
-// piSource[x+5*y] is the lane of the state that π moves to lane (x, y):
-// B[x, y] = ρ(A[x+3y, x]).
-var piSource = func() [25]int {
-	var s [25]int
-	for y := 0; y < 5; y++ {
-		for x := 0; x < 5; x++ {
-			s[x+5*y] = (x+3*y)%5 + 5*x
-		}
-	}
-	return s
-}()
+// The Keccak geometry, derived from FIPS 202: the ι constants, the ρ
+// rotations, and piSource[x+5*y], the lane π moves to lane (x, y).
+var (
+	roundConstants = fips202.RoundConstants
+	rho            = fips202.Rho
+	piSource       = fips202.PiSource
+)
 
 // Ternary-logic truth tables for VPTERNLOGQ $imm, c, b, a (a is also the
 // destination): bit a<<2 | b<<1 | c of the immediate is the result.
@@ -100,11 +62,6 @@ const (
 )
 
 func main() {
-	if roundConstants[1] != 0x8082 || roundConstants[23] != 0x8000000080008008 ||
-		rho[1] != 1 || rho[24] != 14 || piSource[1] != 6 {
-		panic(fmt.Sprintf("bad tables: %#x %#x %d %d %d",
-			roundConstants[1], roundConstants[23], rho[1], rho[24], piSource[1]))
-	}
 	ConstraintExpr("amd64,!purego")
 	avx512Tables()
 	avx2Tables()

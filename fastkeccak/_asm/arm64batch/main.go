@@ -38,6 +38,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/keccakroot/keccakroot/fastkeccak/_asm/internal/fips202"
 	"log"
 	"math/bits"
 	"os"
@@ -69,46 +70,14 @@ func main() {
 // ---------------------------------------------------------------------------
 // Keccak geometry
 
-// piDst[p] is where π moves lane p: (x, y) goes to (y, 2x+3y); piSrc is
-// its inverse.
-var piDst, piSrc [25]int
-
-// rho[p] is the left rotation ρ applies to lane p (FIPS 202 algorithm 2).
-var rho [25]int
-
-// roundConstants are the ι constants, from the LFSR of FIPS 202
-// algorithm 5.
-var roundConstants [24]uint64
-
-func init() {
-	for x := range 5 {
-		for y := range 5 {
-			p := x + 5*y
-			piDst[p] = y + 5*((2*x+3*y)%5)
-			piSrc[piDst[p]] = p
-		}
-	}
-	x, y := 1, 0
-	for t := range 24 {
-		rho[x+5*y] = ((t + 1) * (t + 2) / 2) % 64
-		x, y = y, (2*x+3*y)%5
-	}
-	lfsr := uint8(1)
-	next := func() uint64 {
-		b := uint64(lfsr & 1)
-		if lfsr&0x80 != 0 {
-			lfsr = lfsr<<1 ^ 0x71
-		} else {
-			lfsr <<= 1
-		}
-		return b
-	}
-	for i := range roundConstants {
-		for j := range 7 {
-			roundConstants[i] |= next() << (1<<j - 1)
-		}
-	}
-}
+// The Keccak geometry: where π moves each lane and its inverse, the ρ
+// rotations and the ι constants, all derived from FIPS 202.
+var (
+	piDst          = fips202.PiDest
+	piSrc          = fips202.PiSource
+	rho            = fips202.Rho
+	roundConstants = fips202.RoundConstants
+)
 
 // ---------------------------------------------------------------------------
 // Instructions of one round
@@ -441,31 +410,9 @@ func run(round []instr, a *[2][25]uint64) {
 	}
 }
 
-// textbook is Keccak-f[1600] as FIPS 202 section 3.2 writes it.
-func textbook(a *[25]uint64) {
-	for r := range 24 {
-		var c [5]uint64
-		for x := range 5 {
-			c[x] = a[x] ^ a[x+5] ^ a[x+10] ^ a[x+15] ^ a[x+20]
-		}
-		for p := range 25 {
-			a[p] ^= c[(p+4)%5] ^ bits.RotateLeft64(c[(p+1)%5], 1)
-		}
-		var b [25]uint64
-		for p := range 25 {
-			b[piDst[p]] = bits.RotateLeft64(a[p], rho[p])
-		}
-		for p := range 25 {
-			y := p / 5 * 5
-			a[p] = b[p] ^ (^b[y+(p+1)%5] & b[y+(p+2)%5])
-		}
-		a[0] ^= roundConstants[r]
-	}
-}
-
 func selfCheck(round []instr) error {
 	var z [25]uint64
-	textbook(&z)
+	fips202.Permute(&z)
 	if z[0] != 0xF1258F7940E1DDE7 || z[24] != 0xEAF1FF7B5CECA249 {
 		return fmt.Errorf("textbook permutation fails its known answer: %#x %#x", z[0], z[24])
 	}
@@ -484,8 +431,8 @@ func selfCheck(round []instr) error {
 		}
 		want := got
 		run(round, &got)
-		textbook(&want[0])
-		textbook(&want[1])
+		fips202.Permute(&want[0])
+		fips202.Permute(&want[1])
 		if got != want {
 			return fmt.Errorf("generated round disagrees with the textbook permutation (pair %d)", i)
 		}
