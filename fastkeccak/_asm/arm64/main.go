@@ -29,6 +29,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/keccakroot/keccakroot/fastkeccak/_asm/internal/armsched"
 	"github.com/keccakroot/keccakroot/fastkeccak/_asm/internal/fips202"
 	"log"
 	"math/bits"
@@ -61,11 +62,10 @@ func main() {
 // ---------------------------------------------------------------------------
 // Keccak geometry
 
-// The Keccak geometry: where π moves each lane and its inverse, the ρ
+// The Keccak geometry: where π moves each lane, the ρ
 // rotations and the ι constants, all derived from FIPS 202.
 var (
 	piDst          = fips202.PiDest
-	piSrc          = fips202.PiSource
 	rho            = fips202.Rho
 	roundConstants = fips202.RoundConstants
 )
@@ -116,135 +116,6 @@ func (in instr) String() string {
 		return fmt.Sprintf("VLD1.P\t8(%s), [V%d.D1]", regRC, in.d)
 	}
 	panic("unknown opcode")
-}
-
-// ---------------------------------------------------------------------------
-// Scheduling ρ, π and χ without moves
-//
-// After θ, D[0..4] occupy five of the seven scratch registers. ρπ turns
-// lane p into B[piDst[p]] = (A[p] ^ D[x]) <<< ρ, and χ then needs every B of
-// a row at once. Writing B[q] straight into Vq ("home") is possible only
-// once A[q] has been consumed, and π is a single 24-cycle, so at least one B
-// must go to a scratch register. χ itself, written in place, needs two
-// extra registers per row: if B[a] and B[a+1] (positions in the row, mod 5)
-// are in scratch registers and Va, Va+1 are free, the outputs in the order
-// a, a+1, a+2, a+3, a+4 each overwrite only a B that is no longer read.
-//
-// So each row picks one adjacent pair of positions ("breaks") whose B goes
-// to a scratch register; every other B goes home. What remains is an order
-// of the 25 ρπ steps and 5 χ rows such that a home is free when written and
-// no more than seven scratch registers are ever live (D[x] is live until
-// column x is consumed, a break's B until its row's χ). Scratch registers
-// are interchangeable, so feasibility depends only on which steps are done,
-// and a depth-first search with a memo of failed states finds an order in
-// milliseconds. Everything iterates in a fixed order (the memo map is only
-// looked up, never ranged over), so the result, and the generated file, are
-// the same on every run.
-
-const numScratch = 7
-
-type step struct {
-	chi  bool
-	lane int // ρπ: source lane p; χ: row y
-}
-
-type scheduler struct {
-	brk  [25]bool // B[q] goes to a scratch register
-	pair [5]int   // row y's breaks are positions pair[y], pair[y]+1
-	fail map[[2]uint32]bool
-	path []step
-}
-
-func (s *scheduler) scratchLive(done, rows uint32) int {
-	n := 0
-	for x := range 5 {
-		for y := range 5 {
-			if done&(1<<(x+5*y)) == 0 {
-				n++ // D[x] still needed
-				break
-			}
-		}
-	}
-	for q := range 25 {
-		if s.brk[q] && done&(1<<piSrc[q]) != 0 && rows&(1<<(q/5)) == 0 {
-			n++
-		}
-	}
-	return n
-}
-
-func (s *scheduler) search(done, rows uint32) bool {
-	if rows == 1<<5-1 {
-		return true
-	}
-	key := [2]uint32{done, rows}
-	if s.fail[key] {
-		return false
-	}
-	// A row whose B are all computed and whose break homes are free is
-	// always worth finishing at once: it only frees registers.
-	for y := range 5 {
-		if rows&(1<<y) != 0 {
-			continue
-		}
-		ready := true
-		for q := 5 * y; q < 5*y+5; q++ {
-			if done&(1<<piSrc[q]) == 0 || (s.brk[q] && done&(1<<q) == 0) {
-				ready = false
-			}
-		}
-		if ready {
-			s.path = append(s.path, step{chi: true, lane: y})
-			if s.search(done, rows|1<<y) {
-				return true
-			}
-			s.path = s.path[:len(s.path)-1]
-			s.fail[key] = true
-			return false
-		}
-	}
-	free := numScratch - s.scratchLive(done, rows)
-	for p := range 25 {
-		if done&(1<<p) != 0 {
-			continue
-		}
-		q := piDst[p]
-		if s.brk[q] {
-			if free == 0 {
-				continue
-			}
-		} else if q != p && done&(1<<q) == 0 {
-			continue // home still holds A[q]
-		}
-		s.path = append(s.path, step{lane: p})
-		if s.search(done|1<<p, rows) {
-			return true
-		}
-		s.path = s.path[:len(s.path)-1]
-	}
-	s.fail[key] = true
-	return false
-}
-
-// schedule returns the first move-free order, trying the 5^5 choices of
-// break pairs in a fixed order.
-func schedule() *scheduler {
-	for combo := range 5 * 5 * 5 * 5 * 5 {
-		s := &scheduler{fail: map[[2]uint32]bool{}}
-		c := combo
-		for y := range 5 {
-			a := c % 5
-			c /= 5
-			s.pair[y] = a
-			s.brk[5*y+a] = true
-			s.brk[5*y+(a+1)%5] = true
-		}
-		if s.search(0, 0) {
-			return s
-		}
-	}
-	log.Fatal("no move-free schedule exists")
-	return nil
 }
 
 // ---------------------------------------------------------------------------
@@ -310,20 +181,20 @@ func buildRound() []instr {
 		}
 	}
 
-	sch := schedule()
+	sch := armsched.Find()
 	var where [25]int // register of B[q] while it is in scratch
 	var colLeft [5]int
 	for x := range colLeft {
 		colLeft[x] = 5
 	}
 	first := true
-	for _, st := range sch.path {
-		if !st.chi {
-			p := st.lane
+	for _, st := range sch.Path {
+		if !st.Chi {
+			p := st.Lane
 			q := piDst[p]
 			x := p % 5
 			dr := q
-			if sch.brk[q] {
+			if sch.Breaks[q] {
 				dr = ra.get()
 				where[q] = dr
 			}
@@ -341,11 +212,11 @@ func buildRound() []instr {
 			}
 			continue
 		}
-		y := st.lane
-		a := sch.pair[y]
+		y := st.Lane
+		a := sch.Pair[y]
 		b := func(pos int) int {
 			q := 5*y + pos%5
-			if sch.brk[q] {
+			if sch.Breaks[q] {
 				return where[q]
 			}
 			return q

@@ -38,6 +38,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/keccakroot/keccakroot/fastkeccak/_asm/internal/armsched"
 	"github.com/keccakroot/keccakroot/fastkeccak/_asm/internal/fips202"
 	"log"
 	"math/bits"
@@ -70,11 +71,10 @@ func main() {
 // ---------------------------------------------------------------------------
 // Keccak geometry
 
-// The Keccak geometry: where π moves each lane and its inverse, the ρ
+// The Keccak geometry: where π moves each lane, the ρ
 // rotations and the ι constants, all derived from FIPS 202.
 var (
 	piDst          = fips202.PiDest
-	piSrc          = fips202.PiSource
 	rho            = fips202.Rho
 	roundConstants = fips202.RoundConstants
 )
@@ -121,125 +121,6 @@ func (in instr) String() string {
 		return fmt.Sprintf("VLD1R.P\t8(%s), [V%d.D2]", regRC, in.d)
 	}
 	panic("unknown opcode")
-}
-
-// ---------------------------------------------------------------------------
-// A move-free order for ρ, π and χ
-//
-// After θ, the five D[x] take five of the seven scratch registers. ρπ
-// turns lane p into B[piDst[p]] = (A[p] ^ D[x]) <<< ρ, and χ needs a whole
-// row of B at once. B[q] can be written straight into Vq only once A[q]
-// has been read, and π is one 24-cycle, so some B must wait in scratch.
-// If, in each row, the B of two adjacent positions a and a+1 sit in
-// scratch, χ can write its five outputs in the order a, a+1, ..., a+4,
-// each over a B nobody reads any more. The search below picks those pairs
-// and an order of the 25 ρπ steps and 5 χ rows in which every home is
-// free when written and at most seven scratch registers are live.
-
-const numScratch = 7
-
-type step struct {
-	chi  bool
-	lane int // ρπ: the source lane; χ: the row
-}
-
-type scheduler struct {
-	brk  [25]bool // B[q] waits in a scratch register
-	pair [5]int   // row y's scratch positions are pair[y] and pair[y]+1
-	dead map[[2]uint32]bool
-	path []step
-}
-
-func (s *scheduler) scratchLive(done, rows uint32) int {
-	n := 0
-	for x := range 5 {
-		for y := range 5 {
-			if done&(1<<(x+5*y)) == 0 {
-				n++ // D[x] still read
-				break
-			}
-		}
-	}
-	for q := range 25 {
-		if s.brk[q] && done&(1<<piSrc[q]) != 0 && rows&(1<<(q/5)) == 0 {
-			n++
-		}
-	}
-	return n
-}
-
-func (s *scheduler) search(done, rows uint32) bool {
-	if rows == 1<<5-1 {
-		return true
-	}
-	key := [2]uint32{done, rows}
-	if s.dead[key] {
-		return false
-	}
-	// A row whose B are all there and whose scratch homes are free is
-	// finished at once: that only frees registers.
-	for y := range 5 {
-		if rows&(1<<y) != 0 {
-			continue
-		}
-		ready := true
-		for q := 5 * y; q < 5*y+5; q++ {
-			if done&(1<<piSrc[q]) == 0 || (s.brk[q] && done&(1<<q) == 0) {
-				ready = false
-			}
-		}
-		if ready {
-			s.path = append(s.path, step{chi: true, lane: y})
-			if s.search(done, rows|1<<y) {
-				return true
-			}
-			s.path = s.path[:len(s.path)-1]
-			s.dead[key] = true
-			return false
-		}
-	}
-	free := numScratch - s.scratchLive(done, rows)
-	for p := range 25 {
-		if done&(1<<p) != 0 {
-			continue
-		}
-		q := piDst[p]
-		if s.brk[q] {
-			if free == 0 {
-				continue
-			}
-		} else if q != p && done&(1<<q) == 0 {
-			continue
-		}
-		s.path = append(s.path, step{lane: p})
-		if s.search(done|1<<p, rows) {
-			return true
-		}
-		s.path = s.path[:len(s.path)-1]
-	}
-	s.dead[key] = true
-	return false
-}
-
-// schedule returns the first move-free order over the 5^5 choices of
-// pairs, tried in a fixed order so that the output never changes.
-func schedule() *scheduler {
-	for combo := range 5 * 5 * 5 * 5 * 5 {
-		s := &scheduler{dead: map[[2]uint32]bool{}}
-		c := combo
-		for y := range 5 {
-			a := c % 5
-			c /= 5
-			s.pair[y] = a
-			s.brk[5*y+a] = true
-			s.brk[5*y+(a+1)%5] = true
-		}
-		if s.search(0, 0) {
-			return s
-		}
-	}
-	log.Fatal("no move-free schedule")
-	return nil
 }
 
 // ---------------------------------------------------------------------------
@@ -302,17 +183,17 @@ func buildRound() []instr {
 		}
 	}
 
-	sch := schedule()
+	sch := armsched.Find()
 	var where [25]int
 	left := [5]int{5, 5, 5, 5, 5}
 	first := true
-	for _, st := range sch.path {
-		if !st.chi {
-			p := st.lane
+	for _, st := range sch.Path {
+		if !st.Chi {
+			p := st.Lane
 			q := piDst[p]
 			x := p % 5
 			dst := q
-			if sch.brk[q] {
+			if sch.Breaks[q] {
 				dst = sr.get()
 				where[q] = dst
 			}
@@ -330,11 +211,11 @@ func buildRound() []instr {
 			}
 			continue
 		}
-		y := st.lane
-		a := sch.pair[y]
+		y := st.Lane
+		a := sch.Pair[y]
 		b := func(pos int) int {
 			q := 5*y + pos%5
-			if sch.brk[q] {
+			if sch.Breaks[q] {
 				return where[q]
 			}
 			return q
