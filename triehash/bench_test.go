@@ -83,14 +83,33 @@ func benchSizes(b *testing.B) []int {
 	return []int{1000, 100000, 1000000}
 }
 
-// BenchmarkSortedAccounts: Builder against go-ethereum's StackTrie on the
-// same sorted input.
+// BenchmarkSortedAccounts: Builder and ParallelBuilder (GOMAXPROCS
+// goroutines; run with -cpu 1,2) against go-ethereum's StackTrie on the same
+// sorted input.
 func BenchmarkSortedAccounts(b *testing.B) {
 	for _, n := range benchSizes(b) {
 		s := benchAccounts(b, n)
 		b.Run(fmt.Sprintf("keys=%d/impl=keccakroot", n), func(b *testing.B) {
 			b.ReportAllocs()
 			builder := NewBuilder(nil)
+			var root [32]byte
+			for b.Loop() {
+				builder.Reset()
+				for i := range s.sortedKeys {
+					if err := builder.Update(s.sortedKeys[i], s.sortedValues[i]); err != nil {
+						b.Fatal(err)
+					}
+				}
+				root = builder.Hash()
+			}
+			reportPerKey(b, n)
+			if root != s.wantSecureRoot {
+				b.Fatalf("root %x, want %x", root, s.wantSecureRoot)
+			}
+		})
+		b.Run(fmt.Sprintf("keys=%d/impl=keccakroot-parallel", n), func(b *testing.B) {
+			b.ReportAllocs()
+			builder := NewParallelBuilder(nil, 0)
 			var root [32]byte
 			for b.Loop() {
 				builder.Reset()

@@ -49,14 +49,14 @@ func (b *Builder) placeItems(final bool) {
 	if final {
 		placed = m
 	}
-	b.encodeLeaves(placed)
-	for i := range placed {
-		b.last, b.lastValue = b.items[i].key, b.items[i].value
-		b.pre, b.hasPre = b.leaves.leaves[i], b.leaves.leaves[i].depth >= 0
-		if i < m-1 {
-			b.advance(b.leaves.common[i])
-		}
+	// before is the prefix the first item shares with the key before it:
+	// the depth of the deepest open branch.
+	before := -1
+	if len(b.stack) > 0 {
+		before = b.top().depth
 	}
+	b.leaves.encode(b.items, placed, before)
+	b.placeEncoded(b.items, &b.leaves, placed)
 	if final {
 		// The last item is placed by finish, with its precomputed leaf.
 		b.items = b.items[:0]
@@ -75,40 +75,48 @@ func (b *Builder) placeItems(final bool) {
 	b.items = append(b.items[:0], last)
 }
 
-// encodeLeaves computes, for the first n pending items, the depth of the
-// branch each leaf hangs from, encodes the leaves and hashes those of 32
-// bytes or more in one batch. A key that ends at its branch (a prefix of the
-// next key) has no leaf, and neither has the only key of a trie: those get
-// depth -1 and are placed the ordinary way.
-func (b *Builder) encodeLeaves(n int) {
-	lb := &b.leaves
-	m := len(b.items)
+// placeEncoded places the first n of items, whose leaves lb holds; an item
+// that is not the last is followed by the closing of what the next key
+// cannot reach.
+func (b *Builder) placeEncoded(items []pendingItem, lb *leafBatch, n int) {
+	for i := range n {
+		b.last, b.lastValue = items[i].key, items[i].value
+		b.pre, b.hasPre = lb.leaves[i], lb.leaves[i].depth >= 0
+		if i < len(items)-1 {
+			b.advance(lb.common[i])
+		}
+	}
+}
+
+// encode computes, for the first n of items, the depth of the branch each
+// leaf hangs from, encodes the leaves and hashes those of 32 bytes or more in
+// one batch; before is the prefix the first item shares with the key before
+// it (-1 for none). A key that ends at its branch (a prefix of the next key)
+// has no leaf, and neither has the only key of a trie: those get depth -1
+// and are placed the ordinary way. It reads only items and lb, so the
+// parallel builder runs it on workers.
+func (lb *leafBatch) encode(items []pendingItem, n, before int) {
+	m := len(items)
 	lb.common = lb.common[:0]
 	lb.leaves = lb.leaves[:0]
 	lb.enc = lb.enc[:0]
 	lb.msgs = lb.msgs[:0]
 	lb.owner = lb.owner[:0]
-	// before is the prefix the item shares with the key before it, which
-	// for the first item is the depth of the deepest open branch.
-	before := -1
-	if len(b.stack) > 0 {
-		before = b.top().depth
-	}
 	for i := range n {
 		after := -1
 		if i+1 < m {
-			after = commonPrefixNibbles(b.items[i].key, b.items[i+1].key)
+			after = commonPrefixNibbles(items[i].key, items[i+1].key)
 			lb.common = append(lb.common, after)
 		}
 		depth := max(before, after)
 		before = after
-		key := b.items[i].key
+		key := items[i].key
 		if depth < 0 || depth == 2*len(key) {
 			lb.leaves = append(lb.leaves, precomputedLeaf{depth: -1})
 			continue
 		}
 		start := len(lb.enc)
-		lb.enc = appendLeaf(lb.enc, key, depth+1, b.items[i].value)
+		lb.enc = appendLeaf(lb.enc, key, depth+1, items[i].value)
 		blob := lb.enc[start:len(lb.enc):len(lb.enc)]
 		leaf := precomputedLeaf{blob: blob, depth: depth}
 		if len(blob) < 32 {
@@ -124,7 +132,7 @@ func (b *Builder) encodeLeaves(n int) {
 		return
 	}
 	if cap(lb.sums) < len(lb.msgs) {
-		lb.sums = make([][32]byte, len(lb.msgs), leafChunk)
+		lb.sums = make([][32]byte, len(lb.msgs), max(len(lb.msgs), leafChunk))
 	}
 	lb.sums = lb.sums[:len(lb.msgs)]
 	fastkeccak.Sum256Batch(lb.sums, lb.msgs)

@@ -1,0 +1,216 @@
+package triehash
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+)
+
+// ParallelBuilder is a Builder for keys in ascending order that spreads the
+// work over several goroutines: the keys that Update receives are cut into
+// chunks, workers encode and batch-hash each chunk's leaves (each leaf
+// depends only on its key's two neighbours), and one goroutine places the
+// chunks in order, closing and hashing the branches as a Builder does. The
+// root and the onNode stream, in order, are the same as a Builder's; onNode
+// is called from that one goroutine. Memory stays bounded: a fixed number of
+// chunks are in flight, and Update waits when all are.
+type ParallelBuilder struct {
+	onNode  NodeFunc
+	workers int
+
+	// chunks are all the chunks, reused from one trie to the next.
+	chunks []*chunk
+
+	// The producer side, on the caller's goroutine.
+	cur     *chunk // being filled
+	prev    []byte // the last key accepted, in cur
+	free    chan *chunk
+	work    chan *chunk // to the leaf workers
+	ordered chan *chunk // to the placer, in key order
+	result  chan [32]byte
+	running bool
+
+	hashed bool
+	root   [32]byte
+}
+
+// parallelChunk is the number of keys in a chunk of a ParallelBuilder.
+const parallelChunk = 256
+
+// chunk is a run of consecutive keys. Its first item repeats the last of
+// the chunk before, whose leaf could not be encoded until this chunk's first
+// key was known.
+type chunk struct {
+	items  []pendingItem
+	arena  []byte
+	before int  // prefix the first item shares with the key before it
+	final  bool // the last chunk: its last item is placed too
+	leaves leafBatch
+	ready  chan struct{}
+}
+
+// placed is the number of the chunk's items its leaves are encoded for.
+func (c *chunk) placed() int {
+	if c.final {
+		return len(c.items)
+	}
+	return len(c.items) - 1
+}
+
+func (c *chunk) add(key, value []byte) {
+	start := len(c.arena)
+	c.arena = append(c.arena, key...)
+	c.arena = append(c.arena, value...)
+	c.items = append(c.items, pendingItem{
+		key:   c.arena[start : start+len(key) : start+len(key)],
+		value: c.arena[start+len(key) : len(c.arena) : len(c.arena)],
+	})
+}
+
+// NewParallelBuilder returns an empty ParallelBuilder that encodes leaves on
+// workers goroutines (0 means GOMAXPROCS). onNode may be nil.
+func NewParallelBuilder(onNode NodeFunc, workers int) *ParallelBuilder {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	return &ParallelBuilder{onNode: onNode, workers: workers}
+}
+
+// start launches the workers and the placer for a new trie.
+func (p *ParallelBuilder) start() {
+	inFlight := 2*p.workers + 2
+	for len(p.chunks) < inFlight {
+		p.chunks = append(p.chunks, &chunk{
+			items: make([]pendingItem, 0, parallelChunk+1),
+			arena: make([]byte, 0, (parallelChunk+1)*128),
+			ready: make(chan struct{}, 1),
+		})
+	}
+	p.free = make(chan *chunk, inFlight)
+	for _, c := range p.chunks {
+		c.items, c.arena, c.final = c.items[:0], c.arena[:0], false
+		p.free <- c
+	}
+	p.work = make(chan *chunk, inFlight)
+	p.ordered = make(chan *chunk, inFlight)
+	p.result = make(chan [32]byte, 1)
+	for range p.workers {
+		go func(work <-chan *chunk) {
+			for c := range work {
+				c.leaves.encode(c.items, c.placed(), c.before)
+				c.ready <- struct{}{}
+			}
+		}(p.work)
+	}
+	go p.place(p.ordered, p.free, p.result)
+	p.cur = <-p.free
+	p.cur.before = -1
+	p.running = true
+}
+
+// place is the placer: it takes the chunks in order, waits for their
+// leaves, and builds the trie with a Builder.
+func (p *ParallelBuilder) place(ordered <-chan *chunk, free chan<- *chunk, result chan<- [32]byte) {
+	b := Builder{onNode: p.onNode}
+	any := false
+	for c := range ordered {
+		<-c.ready
+		if len(c.items) > 0 {
+			any = true
+			b.placeEncoded(c.items, &c.leaves, c.placed())
+		}
+		if c.final {
+			if any {
+				result <- b.finish().data
+			} else {
+				result <- EmptyRoot
+			}
+			continue
+		}
+		c.items, c.arena = c.items[:0], c.arena[:0]
+		free <- c
+	}
+}
+
+// dispatch hands the filled chunk to a worker and the placer.
+func (p *ParallelBuilder) dispatch(final bool) {
+	c := p.cur
+	c.final = final
+	p.ordered <- c
+	p.work <- c
+}
+
+// Update adds a key and its value, as Builder.Update does, with the same
+// rules and errors; both slices are copied.
+func (p *ParallelBuilder) Update(key, value []byte) error {
+	switch {
+	case p.hashed:
+		return fmt.Errorf("%w: Update(%x) after Hash; call Reset first", ErrHashed, key)
+	case len(value) == 0:
+		return fmt.Errorf("%w: key %x (a trie cannot store an empty value)", ErrEmptyValue, key)
+	case len(key) > MaxKeyLength:
+		return fmt.Errorf("%w: key of %d bytes, at most %d: %x", ErrKeyTooLong, len(key), MaxKeyLength, key)
+	}
+	if !p.running {
+		p.start()
+	} else {
+		switch cmp := bytes.Compare(p.prev, key); {
+		case cmp == 0:
+			return fmt.Errorf("%w: %x", ErrDuplicateKey, key)
+		case cmp > 0:
+			return fmt.Errorf("%w: key %x after %x (keys must ascend)", ErrUnsorted, key, p.prev)
+		}
+	}
+	p.cur.add(key, value)
+	p.prev = p.cur.items[len(p.cur.items)-1].key
+	if len(p.cur.items) > parallelChunk {
+		// The chunk's last key moves on to the next chunk, where the key
+		// after it decides its leaf.
+		// Copy it before the full chunk is handed over: from then on the
+		// placer may recycle it.
+		full := p.cur
+		n := len(full.items)
+		next := <-p.free
+		next.before = commonPrefixNibbles(full.items[n-2].key, full.items[n-1].key)
+		next.add(full.items[n-1].key, full.items[n-1].value)
+		p.dispatch(false)
+		p.cur = next
+		p.prev = next.items[0].key
+	}
+	return nil
+}
+
+// Hash finishes the trie and returns its root, as Builder.Hash does.
+func (p *ParallelBuilder) Hash() [32]byte {
+	if p.hashed {
+		return p.root
+	}
+	p.hashed = true
+	if !p.running {
+		p.root = EmptyRoot
+		return p.root
+	}
+	p.dispatch(true)
+	p.root = <-p.result
+	p.stop()
+	return p.root
+}
+
+// stop ends the goroutines of the current trie.
+func (p *ParallelBuilder) stop() {
+	close(p.work)
+	close(p.ordered)
+	p.running = false
+	p.cur, p.prev = nil, nil
+}
+
+// Reset empties the ParallelBuilder for a new trie. A trie left unfinished
+// is finished and dropped first, so no goroutine outlives it.
+func (p *ParallelBuilder) Reset() {
+	if p.running {
+		p.dispatch(true)
+		<-p.result
+		p.stop()
+	}
+	p.hashed = false
+}

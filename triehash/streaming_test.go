@@ -1,0 +1,97 @@
+package triehash
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+)
+
+func TestParallelBuilderMatchesBuilder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, n := range []int{0, 1, 2, 255, 256, 257, 258, 513, 3000} {
+		for _, prefixes := range []bool{false, true} {
+			keyLen := 32
+			if prefixes {
+				keyLen = 4
+			}
+			keys, values := randomSet(rng, n, keyLen, prefixes, 120)
+			want, wantNodes := buildRecorded(t, keys, values)
+			for _, workers := range []int{1, 2, 3, 8} {
+				var nodes []gethNode
+				p := NewParallelBuilder(func(path []byte, hash [32]byte, blob []byte) {
+					nodes = append(nodes, gethNode{bytes.Clone(path), hash, bytes.Clone(blob)})
+				}, workers)
+				for i := range keys {
+					if err := p.Update(keys[i], values[i]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if got := p.Hash(); got != want {
+					t.Fatalf("%d keys, %d workers: root %x, Builder %x", len(keys), workers, got, want)
+				}
+				if len(nodes) != len(wantNodes) {
+					t.Fatalf("%d keys, %d workers: %d nodes, Builder %d", len(keys), workers, len(nodes), len(wantNodes))
+				}
+				for i := range nodes {
+					if nodes[i].String() != wantNodes[i].String() {
+						t.Fatalf("%d keys, %d workers: node %d differs:\n got %v\nwant %v", len(keys), workers, i, nodes[i], wantNodes[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestParallelBuilderErrorsAndReset(t *testing.T) {
+	before := runtime.NumGoroutine()
+	p := NewParallelBuilder(nil, 2)
+	keys, values := randomSet(rand.New(rand.NewPCG(23, 24)), 1000, 32, false, 50)
+	for i := range 600 {
+		if err := p.Update(keys[i], values[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		key, value []byte
+		want       error
+	}{
+		{keys[599], []byte{1}, ErrDuplicateKey},
+		{keys[10], []byte{1}, ErrUnsorted},
+		{keys[700], nil, ErrEmptyValue},
+		{make([]byte, MaxKeyLength+1), []byte{1}, ErrKeyTooLong},
+	}
+	for _, c := range cases {
+		if err := p.Update(c.key, c.value); !errors.Is(err, c.want) {
+			t.Errorf("Update: %v, want %v", err, c.want)
+		}
+	}
+	// Abandon the trie half way; the next one must be unaffected.
+	p.Reset()
+	for i := range keys {
+		if err := p.Update(keys[i], values[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := p.Hash(), gethTrieRoot(t, keys, values); got != want {
+		t.Fatalf("root after Reset %x, want %x", got, want)
+	}
+	if err := p.Update([]byte{0xff}, []byte{1}); !errors.Is(err, ErrHashed) {
+		t.Errorf("Update after Hash: %v", err)
+	}
+	p.Reset()
+	if got := p.Hash(); got != EmptyRoot {
+		t.Errorf("empty trie %x", got)
+	}
+	runtime.Gosched()
+	for range 100 {
+		if runtime.NumGoroutine() <= before {
+			break
+		}
+		runtime.Gosched()
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Errorf("%d goroutines left running after Hash", after-before)
+	}
+}
