@@ -59,6 +59,9 @@ type Builder struct {
 	last, lastValue []byte
 	pre             precomputedLeaf
 	hasPre          bool
+	// preBranch is the branch that closes after this key, encoded and
+	// hashed ahead with the chunk (depth -1 if none).
+	preBranch precomputedLeaf
 
 	// hashed is set by Hash; root is its result.
 	hashed bool
@@ -286,8 +289,17 @@ func (b *Builder) fold(depth int) ref {
 // nibble below its parent (at depth parent; -1 for none), the extension node
 // that leads to it. It returns the reference the parent stores.
 func (b *Builder) closeBranch(br *branch, parent int) ref {
-	b.enc = appendBranch(b.enc[:0], br)
-	r := b.commit(b.enc, br.depth)
+	var r ref
+	if pre := &b.preBranch; pre.depth == br.depth && pre.depth >= 0 && pre.blob != nil {
+		r = pre.ref
+		if r.n == 32 {
+			b.report(br.depth, r.data, pre.blob)
+		}
+		pre.depth = -1
+	} else {
+		b.enc = appendBranch(b.enc[:0], br)
+		r = b.commit(b.enc, br.depth)
+	}
 	if br.depth > parent+1 {
 		b.enc = appendExtension(b.enc[:0], b.last, parent+1, br.depth, &r)
 		r = b.commit(b.enc, parent+1)

@@ -36,6 +36,14 @@ type leafBatch struct {
 	msgs   [][]byte          // the encodings to hash
 	owner  []int             // the item of each of msgs
 	sums   [][32]byte
+
+	// bottom[i] is the branch whose last key is item i, if all its
+	// children are leaves of this chunk (depth -1 otherwise): such a
+	// branch is finished as soon as its keys are known, so it is encoded
+	// and hashed here too, in a second batch.
+	bottom  []precomputedLeaf
+	benc    []byte
+	scratch branch
 }
 
 // placeItems places the pending items in the trie. Unless final, the last
@@ -82,9 +90,11 @@ func (b *Builder) placeEncoded(items []pendingItem, lb *leafBatch, n int) {
 	for i := range n {
 		b.last, b.lastValue = items[i].key, items[i].value
 		b.pre, b.hasPre = lb.leaves[i], lb.leaves[i].depth >= 0
+		b.preBranch = lb.bottom[i]
 		if i < len(items)-1 {
 			b.advance(lb.common[i])
 		}
+		b.preBranch.depth = -1
 	}
 }
 
@@ -97,6 +107,7 @@ func (b *Builder) placeEncoded(items []pendingItem, lb *leafBatch, n int) {
 // parallel builder runs it on workers.
 func (lb *leafBatch) encode(items []pendingItem, n, before int) {
 	m := len(items)
+	first := before
 	lb.common = lb.common[:0]
 	lb.leaves = lb.leaves[:0]
 	lb.enc = lb.enc[:0]
@@ -128,15 +139,79 @@ func (lb *leafBatch) encode(items []pendingItem, n, before int) {
 		}
 		lb.leaves = append(lb.leaves, leaf)
 	}
-	if len(lb.msgs) == 0 {
-		return
+	lb.hashBatch(lb.leaves)
+	lb.encodeBottomBranches(items, n, first)
+	lb.hashBatch(lb.bottom)
+}
+
+// hashBatch hashes the encodings queued in msgs, in one Sum256Batch call,
+// into the references of nodes[owner].
+func (lb *leafBatch) hashBatch(nodes []precomputedLeaf) {
+	if len(lb.msgs) > 0 {
+		if cap(lb.sums) < len(lb.msgs) {
+			lb.sums = make([][32]byte, len(lb.msgs), max(len(lb.msgs), leafChunk))
+		}
+		lb.sums = lb.sums[:len(lb.msgs)]
+		fastkeccak.Sum256Batch(lb.sums, lb.msgs)
+		for k, i := range lb.owner {
+			nodes[i].ref.data = lb.sums[k]
+		}
 	}
-	if cap(lb.sums) < len(lb.msgs) {
-		lb.sums = make([][32]byte, len(lb.msgs), max(len(lb.msgs), leafChunk))
+	lb.msgs, lb.owner = lb.msgs[:0], lb.owner[:0]
+}
+
+// encodeBottomBranches finds the runs of items whose leaves all hang from
+// one branch and that no other key reaches (the prefix the run shares with
+// the keys around it is shorter than the one inside), and encodes each
+// such branch, queueing for hashing those of 32 bytes or more. first is
+// the prefix the first item shares with the key before it.
+func (lb *leafBatch) encodeBottomBranches(items []pendingItem, n, first int) {
+	lb.bottom = lb.bottom[:0]
+	lb.benc = lb.benc[:0]
+	for range n {
+		lb.bottom = append(lb.bottom, precomputedLeaf{depth: -1})
 	}
-	lb.sums = lb.sums[:len(lb.msgs)]
-	fastkeccak.Sum256Batch(lb.sums, lb.msgs)
-	for k, i := range lb.owner {
-		lb.leaves[i].ref.data = lb.sums[k]
+	for i := 0; i < n; {
+		if i >= len(lb.common) {
+			break
+		}
+		d := lb.common[i]
+		j := i + 1
+		for j < len(lb.common) && lb.common[j] == d {
+			j++
+		}
+		// Items i..j share exactly d nibbles pairwise; the branch is
+		// complete if the keys on both sides share fewer, if every leaf
+		// of the run was encoded here (j < n) and hangs at d.
+		prev := first
+		if i > 0 {
+			prev = lb.common[i-1]
+		}
+		complete := j < n && j < len(lb.common) && prev < d && lb.common[j] < d
+		for k := i; complete && k <= j; k++ {
+			complete = lb.leaves[k].depth == d
+		}
+		if complete {
+			br := &lb.scratch
+			br.depth, br.mask, br.hasValue = d, 0, false
+			for k := i; k <= j; k++ {
+				nib := nibble(items[k].key, d)
+				br.children[nib] = lb.leaves[k].ref
+				br.mask |= 1 << nib
+			}
+			start := len(lb.benc)
+			lb.benc = appendBranch(lb.benc, br)
+			blob := lb.benc[start:len(lb.benc):len(lb.benc)]
+			node := precomputedLeaf{blob: blob, depth: d}
+			if len(blob) < 32 {
+				node.ref.n = uint8(copy(node.ref.data[:], blob))
+			} else {
+				node.ref.n = 32
+				lb.msgs = append(lb.msgs, blob)
+				lb.owner = append(lb.owner, j)
+			}
+			lb.bottom[j] = node
+		}
+		i = j
 	}
 }
