@@ -75,6 +75,12 @@ type Builder struct {
 
 	enc  []byte // scratch for one node's encoding
 	path []byte // scratch for the nibble path given to onNode
+
+	// deferred holds branch and extension nodes that are encoded but not
+	// yet hashed, when there is no onNode to report them in order: a
+	// parent needs its children's hashes only when it closes itself, so
+	// they are hashed together, in one Sum256Batch call, then.
+	deferred deferredNodes
 }
 
 // branch is an open branch node at a given depth (in nibbles): its children
@@ -105,6 +111,7 @@ func NewBuilder(onNode NodeFunc) *Builder {
 // returned before.
 func (b *Builder) Reset() {
 	b.stack = b.stack[:0]
+	b.deferred.reset()
 	b.items = b.items[:0]
 	b.arena = b.arena[:0]
 	b.last, b.lastValue = nil, nil
@@ -204,7 +211,13 @@ func (b *Builder) finish() ref {
 		return b.commit(b.enc, b.start)
 	}
 	b.placeLast()
-	return b.fold(b.start - 1)
+	r := b.fold(b.start - 1)
+	if r.pending() || len(b.deferred.nodes) > 0 {
+		b.flushDeferred()
+		r = b.deferred.resolve(r)
+	}
+	b.deferred.reset()
+	return r
 }
 
 // advance is called with the next key's common prefix with the pending
@@ -281,6 +294,9 @@ func (b *Builder) fold(depth int) ref {
 		n := nibble(b.last, parent)
 		t.children[n] = r
 		t.mask |= 1 << n
+		if r.pending() {
+			b.deferred.at(r, len(b.stack)-1, n)
+		}
 	}
 	return r
 }
@@ -297,12 +313,19 @@ func (b *Builder) closeBranch(br *branch, parent int) ref {
 		}
 		pre.depth = -1
 	} else {
+		if br.hasPending() {
+			b.flushDeferred()
+		}
 		b.enc = appendBranch(b.enc[:0], br)
-		r = b.commit(b.enc, br.depth)
+		r = b.commitDeferred(b.enc, br.depth)
 	}
 	if br.depth > parent+1 {
+		if r.pending() {
+			b.flushDeferred()
+			r = b.deferred.resolve(r)
+		}
 		b.enc = appendExtension(b.enc[:0], b.last, parent+1, br.depth, &r)
-		r = b.commit(b.enc, parent+1)
+		r = b.commitDeferred(b.enc, parent+1)
 	}
 	return r
 }

@@ -121,6 +121,16 @@ func TestBuilderMatchesStackTrie(t *testing.T) {
 				if gotRoot != wantRoot {
 					t.Fatalf("n=%d keyLen=%d value<=%d: root %x, StackTrie %x", n, keyLen, maxValue, gotRoot, wantRoot)
 				}
+				// Without onNode, inner nodes are hashed in deferred batches.
+				plain := NewBuilder(nil)
+				for i := range keys {
+					if err := plain.Update(keys[i], values[i]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if got := plain.Hash(); got != wantRoot {
+					t.Fatalf("n=%d keyLen=%d value<=%d, no onNode: root %x, StackTrie %x", n, keyLen, maxValue, got, wantRoot)
+				}
 				if len(gotNodes) != len(wantNodes) {
 					t.Fatalf("n=%d keyLen=%d: %d nodes reported, StackTrie %d", n, keyLen, len(gotNodes), len(wantNodes))
 				}
@@ -146,6 +156,9 @@ func TestBuilderPrefixKeys(t *testing.T) {
 		got, _ := buildRecorded(t, keys, values)
 		if got != want {
 			t.Fatalf("round %d: root %x, trie.Trie %x\nkeys %x", round, got, want, keys)
+		}
+		if got, err := (Options{Workers: 1}).Root(keys, values); err != nil || got != want {
+			t.Fatalf("round %d, no onNode: root %x, %v; trie.Trie %x", round, got, err, want)
 		}
 	}
 }

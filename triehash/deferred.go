@@ -1,0 +1,120 @@
+package triehash
+
+import "github.com/keccakroot/keccakroot/fastkeccak"
+
+// Deferred hashing of inner nodes. A branch's hash is needed only when its
+// parent is encoded, which happens when the parent closes, after all its
+// other children: so closed branches (and the extensions above them) wait
+// here, encoded, and are hashed together in one Sum256Batch call when a
+// parent needs one of them, when too many wait, or at the end. Their
+// parents hold a pending reference that the flush fills in. Only without
+// onNode: with it, nodes are hashed at once so that they are reported in
+// the order go-ethereum's StackTrie reports them.
+
+// pendingRef marks a reference whose hash is not computed yet; data[0:4]
+// holds the index of its node in deferredNodes.
+const pendingRef = 0xff
+
+// maxDeferred bounds the nodes waiting to be hashed.
+const maxDeferred = 64
+
+func (r *ref) pending() bool { return r.n == pendingRef }
+
+// hasPending reports whether any child of br waits for its hash.
+func (br *branch) hasPending() bool {
+	for i := range br.children {
+		if br.mask&(1<<i) != 0 && br.children[i].n == pendingRef {
+			return true
+		}
+	}
+	return false
+}
+
+// deferredNode is an encoded node waiting for its hash, and where its
+// reference is stored: child nibble of the open branch stack[level], or
+// level -1 while its parent is not known yet.
+type deferredNode struct {
+	blob   []byte
+	level  int
+	nibble byte
+	hash   [32]byte
+}
+
+type deferredNodes struct {
+	nodes []deferredNode
+	arena []byte
+	msgs  [][]byte
+	sums  [][32]byte
+	// flushed is set once the nodes are hashed; they stay readable through
+	// resolve until the next node is deferred.
+	flushed bool
+}
+
+func (d *deferredNodes) reset() {
+	d.nodes, d.arena, d.flushed = d.nodes[:0], d.arena[:0], false
+}
+
+// at records where the pending reference r was stored.
+func (d *deferredNodes) at(r ref, level int, nibble byte) {
+	n := &d.nodes[pendingIndex(r)]
+	n.level, n.nibble = level, nibble
+}
+
+// resolve returns r with its hash, after a flush.
+func (d *deferredNodes) resolve(r ref) ref {
+	if !r.pending() {
+		return r
+	}
+	return ref{n: 32, data: d.nodes[pendingIndex(r)].hash}
+}
+
+func pendingIndex(r ref) int {
+	return int(r.data[0]) | int(r.data[1])<<8 | int(r.data[2])<<16
+}
+
+// commitDeferred is commit, except that a node to be hashed waits in the
+// deferred queue when nothing needs to report it at once.
+func (b *Builder) commitDeferred(blob []byte, pathLen int) ref {
+	if b.onNode != nil || pathLen == 0 || len(blob) < 32 {
+		return b.commit(blob, pathLen)
+	}
+	d := &b.deferred
+	if len(d.nodes) == maxDeferred {
+		b.flushDeferred()
+	}
+	if d.flushed {
+		d.reset()
+	}
+	start := len(d.arena)
+	d.arena = append(d.arena, blob...)
+	i := len(d.nodes)
+	d.nodes = append(d.nodes, deferredNode{blob: d.arena[start:len(d.arena):len(d.arena)], level: -1})
+	return ref{n: pendingRef, data: [32]byte{byte(i), byte(i >> 8), byte(i >> 16)}}
+}
+
+// flushDeferred hashes every waiting node and writes the hashes into the
+// branches that hold their references. The hashes stay readable through
+// resolve until the next node is deferred.
+func (b *Builder) flushDeferred() {
+	d := &b.deferred
+	if len(d.nodes) == 0 || d.flushed {
+		return
+	}
+	d.msgs = d.msgs[:0]
+	for i := range d.nodes {
+		d.msgs = append(d.msgs, d.nodes[i].blob)
+	}
+	if cap(d.sums) < len(d.msgs) {
+		d.sums = make([][32]byte, len(d.msgs), maxDeferred)
+	}
+	d.sums = d.sums[:len(d.msgs)]
+	fastkeccak.Sum256Batch(d.sums, d.msgs)
+	for i := range d.nodes {
+		n := &d.nodes[i]
+		n.hash = d.sums[i]
+		if n.level >= 0 {
+			b.stack[n.level].children[n.nibble] = ref{n: 32, data: n.hash}
+		}
+	}
+	d.flushed = true
+}
