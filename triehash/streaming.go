@@ -15,8 +15,9 @@ import (
 // is called from that one goroutine. Memory stays bounded: a fixed number of
 // chunks are in flight, and Update waits when all are.
 type ParallelBuilder struct {
-	onNode  NodeFunc
-	workers int
+	onNode    NodeFunc
+	workers   int
+	chunkSize int // keys per chunk; parallelChunk but in tests
 
 	// chunks are all the chunks, reused from one trie to the next.
 	chunks []*chunk
@@ -35,7 +36,10 @@ type ParallelBuilder struct {
 }
 
 // parallelChunk is the number of keys in a chunk of a ParallelBuilder.
-const parallelChunk = 256
+// Measured with 1M accounts on two cores: 256 keys give 4.5 times
+// StackTrie, 1,024 give 5, 4,096 give 6.3; with 2·workers+2 chunks in
+// flight that is a few megabytes, however many keys there are.
+const parallelChunk = 4096
 
 // chunk is a run of consecutive keys. Its first item repeats the last of
 // the chunk before, whose leaf could not be encoded until this chunk's first
@@ -73,7 +77,7 @@ func NewParallelBuilder(onNode NodeFunc, workers int) *ParallelBuilder {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	return &ParallelBuilder{onNode: onNode, workers: workers}
+	return &ParallelBuilder{onNode: onNode, workers: workers, chunkSize: parallelChunk}
 }
 
 // start launches the workers and the placer for a new trie.
@@ -81,8 +85,8 @@ func (p *ParallelBuilder) start() {
 	inFlight := 2*p.workers + 2
 	for len(p.chunks) < inFlight {
 		p.chunks = append(p.chunks, &chunk{
-			items: make([]pendingItem, 0, parallelChunk+1),
-			arena: make([]byte, 0, (parallelChunk+1)*128),
+			items: make([]pendingItem, 0, p.chunkSize+1),
+			arena: make([]byte, 0, (p.chunkSize+1)*128),
 			ready: make(chan struct{}, 1),
 		})
 	}
@@ -163,7 +167,7 @@ func (p *ParallelBuilder) Update(key, value []byte) error {
 	}
 	p.cur.add(key, value)
 	p.prev = p.cur.items[len(p.cur.items)-1].key
-	if len(p.cur.items) > parallelChunk {
+	if len(p.cur.items) > p.chunkSize {
 		// The chunk's last key moves on to the next chunk, where the key
 		// after it decides its leaf.
 		// Copy it before the full chunk is handed over: from then on the

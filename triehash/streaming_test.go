@@ -11,6 +11,8 @@ import (
 func TestParallelBuilderMatchesBuilder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	for _, n := range []int{0, 1, 2, 255, 256, 257, 258, 513, 3000} {
+		// Small chunks, so that the keys cross many chunk boundaries.
+		chunkSize := []int{1, 2, 7, 64, parallelChunk}[n%5]
 		for _, prefixes := range []bool{false, true} {
 			keyLen := 32
 			if prefixes {
@@ -23,6 +25,7 @@ func TestParallelBuilderMatchesBuilder(t *testing.T) {
 				p := NewParallelBuilder(func(path []byte, hash [32]byte, blob []byte) {
 					nodes = append(nodes, gethNode{bytes.Clone(path), hash, bytes.Clone(blob)})
 				}, workers)
+				p.chunkSize = chunkSize
 				for i := range keys {
 					if err := p.Update(keys[i], values[i]); err != nil {
 						t.Fatal(err)
@@ -47,6 +50,7 @@ func TestParallelBuilderMatchesBuilder(t *testing.T) {
 func TestParallelBuilderErrorsAndReset(t *testing.T) {
 	before := runtime.NumGoroutine()
 	p := NewParallelBuilder(nil, 2)
+	p.chunkSize = 100
 	keys, values := randomSet(rand.New(rand.NewPCG(23, 24)), 1000, 32, false, 50)
 	for i := range 600 {
 		if err := p.Update(keys[i], values[i]); err != nil {
