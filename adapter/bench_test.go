@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"math/big"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -190,24 +191,54 @@ func BenchmarkDeriveSha(b *testing.B) {
 }
 
 func BenchmarkGenesisStateRoot(b *testing.B) {
+	nets := []struct {
+		name string
+		g    func() *core.Genesis
+	}{
+		{"mainnet", core.DefaultGenesisBlock},
+		// A synthetic genesis of a million funded accounts without code or
+		// storage, as a large devnet or test network would have.
+		{"synthetic-1M", func() *core.Genesis { return syntheticGenesis(1_000_000) }},
+	}
+	for _, net := range nets {
+		if testing.Short() && net.name != "mainnet" {
+			continue
+		}
+		g := net.g()
+		want := g.ToBlock().Root()
+		b.Run("net="+net.name+"/impl=keccakroot", func(b *testing.B) {
+			b.ReportAllocs()
+			var got common.Hash
+			for b.Loop() {
+				got = GenesisStateRoot(g.Alloc)
+			}
+			checkResult(b, got, want)
+		})
+		b.Run("net="+net.name+"/impl=go-ethereum", func(b *testing.B) {
+			b.ReportAllocs()
+			var got common.Hash
+			for b.Loop() {
+				got = g.ToBlock().Root()
+			}
+			checkResult(b, got, want)
+		})
+	}
+}
+
+// syntheticGenesis returns mainnet's genesis with n random funded accounts
+// in place of its allocation.
+func syntheticGenesis(n int) *core.Genesis {
 	g := core.DefaultGenesisBlock()
-	want := g.ToBlock().Root()
-	b.Run("net=mainnet/impl=keccakroot", func(b *testing.B) {
-		b.ReportAllocs()
-		var got common.Hash
-		for b.Loop() {
-			got = GenesisStateRoot(g.Alloc)
+	g.Alloc = make(types.GenesisAlloc, n)
+	rng := rand.New(rand.NewPCG(uint64(n), 7))
+	for range n {
+		var addr common.Address
+		for i := range addr {
+			addr[i] = byte(rng.Uint32())
 		}
-		checkResult(b, got, want)
-	})
-	b.Run("net=mainnet/impl=go-ethereum", func(b *testing.B) {
-		b.ReportAllocs()
-		var got common.Hash
-		for b.Loop() {
-			got = g.ToBlock().Root()
-		}
-		checkResult(b, got, want)
-	})
+		g.Alloc[addr] = types.Account{Balance: new(big.Int).SetUint64(rng.Uint64()), Nonce: rng.Uint64N(1000)}
+	}
+	return g
 }
 
 // benchBlock returns the RLP of a block of 200 transactions, with
