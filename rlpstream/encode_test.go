@@ -448,7 +448,12 @@ func hashAccount(h *fastkeccak.Hasher, a *types.StateAccount) [32]byte {
 	w.WriteUint256(a.Balance)
 	w.WriteBytes(a.Root[:])
 	w.WriteBytes(a.CodeHash)
-	return h.Sum256()
+	// Read, not Sum256: it pads the block in place instead of copying the
+	// state, which is what a one-shot hash wants (and what go-ethereum's
+	// KeccakState users do).
+	var sum [32]byte
+	h.Read(sum[:])
+	return sum
 }
 
 var _ io.ByteWriter = (*fastkeccak.Hasher)(nil)
