@@ -165,7 +165,7 @@ round:
 	VRAX1	V25.D2, V28.D2, V28.D2
 	VRAX1	V27.D2, V25.D2, V25.D2
 	VRAX1	V29.D2, V27.D2, V27.D2
-	// ρ π: B[π(p)] = (A[p] ^ D[x]) <<< ρ[p], with χ row by row
+	// ρ π: B[π(p)] = (A[p] ^ D[x]) <<< ρ[p], interleaved with χ by rows
 	VXAR	$2, V26.D2, V2.D2, V29.D2
 	VXAR	$44, V28.D2, V9.D2, V31.D2
 	VXAR	$21, V26.D2, V12.D2, V2.D2

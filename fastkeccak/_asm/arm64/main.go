@@ -43,7 +43,7 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix("arm64: ")
 
-	round := buildRound()
+	round := armsched.Round()
 	if err := selfCheck(round); err != nil {
 		log.Fatal(err)
 	}
@@ -71,206 +71,30 @@ var (
 )
 
 // ---------------------------------------------------------------------------
-// Instructions
-
-type opcode int
-
-const (
-	opEOR3 opcode = iota // d = s0 ^ s1 ^ s2
-	opRAX1               // d = s0 ^ (s1 <<< 1)
-	opXAR                // d = (s0 ^ s1) <<< rot
-	opBCAX               // d = s0 ^ (s2 &^ s1)   (χ: b ^ (^b1 & b2))
-	opEOR                // d = s0 ^ s1
-	opLDRC               // d = next round constant (post-increment load)
-)
-
-// instr is one vector instruction of the round, on register numbers
-// (V0..V31), in the operand order of the Keccak formulas above; render
-// turns it into Go's operand order.
-type instr struct {
-	op      opcode
-	d       int
-	s       [3]int
-	rot     int    // opXAR: left rotation
-	comment string // printed before the instruction when not empty
-}
-
-func (in instr) String() string {
-	v := func(r int) string { return fmt.Sprintf("V%d.B16", r) }
-	w := func(r int) string { return fmt.Sprintf("V%d.D2", r) }
-	switch in.op {
-	case opEOR3:
-		return fmt.Sprintf("VEOR3\t%s, %s, %s, %s", v(in.s[2]), v(in.s[1]), v(in.s[0]), v(in.d))
-	case opRAX1:
-		// Go: VRAX1 Vm, Vn, Vd computes Vd = Vn ^ (Vm <<< 1).
-		return fmt.Sprintf("VRAX1\t%s, %s, %s", w(in.s[1]), w(in.s[0]), w(in.d))
-	case opXAR:
-		// Go: VXAR $imm, Vm, Vn, Vd computes Vd = (Vn ^ Vm) >>> imm.
-		return fmt.Sprintf("VXAR\t$%d, %s, %s, %s", (64-in.rot)%64, w(in.s[1]), w(in.s[0]), w(in.d))
-	case opBCAX:
-		// Go: VBCAX Va, Vm, Vn, Vd computes Vd = Vn ^ (Vm &^ Va).
-		return fmt.Sprintf("VBCAX\t%s, %s, %s, %s", v(in.s[1]), v(in.s[2]), v(in.s[0]), v(in.d))
-	case opEOR:
-		return fmt.Sprintf("VEOR\t%s, %s, %s", v(in.s[1]), v(in.s[0]), v(in.d))
-	case opLDRC:
-		return fmt.Sprintf("VLD1.P\t8(%s), [V%d.D1]", regRC, in.d)
-	}
-	panic("unknown opcode")
-}
-
-// ---------------------------------------------------------------------------
-// Building one round
-
-type regAlloc struct{ busy [32]bool }
-
-func (r *regAlloc) get() int {
-	for i := 25; i < 32; i++ {
-		if !r.busy[i] {
-			r.busy[i] = true
-			return i
-		}
-	}
-	log.Fatal("out of scratch registers")
-	return 0
-}
-
-func (r *regAlloc) put(i int) {
-	if i < 25 || !r.busy[i] {
-		log.Fatalf("bad free of V%d", i)
-	}
-	r.busy[i] = false
-}
-
-// buildRound returns the instructions of one round. It starts and ends with
-// lane i in Vi and V25..V31 free.
-func buildRound() []instr {
-	var code []instr
-	emit := func(in instr) { code = append(code, in) }
-	var ra regAlloc
-
-	// θ: C[x] = A[x] ^ A[x+5] ^ A[x+10] ^ A[x+15] ^ A[x+20].
-	var c [5]int
-	for x := range 5 {
-		c[x] = ra.get()
-		in := instr{op: opEOR3, d: c[x], s: [3]int{x, x + 5, x + 10}}
-		if x == 0 {
-			in.comment = "θ: column parities"
-		}
-		emit(in)
-	}
-	for x := range 5 {
-		emit(instr{op: opEOR3, d: c[x], s: [3]int{c[x], x + 15, x + 20}})
-	}
-	// D[x] = C[x-1] ^ (C[x+1] <<< 1), in the order x = 0, 2, 4, 1, 3: then
-	// C[x-1] is dead once D[x] is computed (its other reader, D[x-2], came
-	// earlier), except for x = 0, which takes a new register. C[4] dies
-	// with D[3].
-	var d [5]int
-	for i, x := range []int{0, 2, 4, 1, 3} {
-		in := instr{op: opRAX1, s: [3]int{c[(x+4)%5], c[(x+1)%5]}}
-		if x == 0 {
-			in.d = ra.get()
-			in.comment = "θ: D[x] = C[x-1] ^ C[x+1]<<<1"
-		} else {
-			in.d = c[(x+4)%5]
-		}
-		d[x] = in.d
-		emit(in)
-		if i == 4 {
-			ra.put(c[4])
-		}
-	}
-
-	sch := armsched.Find()
-	var where [25]int // register of B[q] while it is in scratch
-	var colLeft [5]int
-	for x := range colLeft {
-		colLeft[x] = 5
-	}
-	first := true
-	for _, st := range sch.Path {
-		if !st.Chi {
-			p := st.Lane
-			q := piDst[p]
-			x := p % 5
-			dr := q
-			if sch.Breaks[q] {
-				dr = ra.get()
-				where[q] = dr
-			}
-			in := instr{op: opXAR, d: dr, s: [3]int{p, d[x]}, rot: rho[p]}
-			if rho[p] == 0 {
-				in.op = opEOR
-			}
-			if first {
-				in.comment = "ρ π: B[π(p)] = (A[p] ^ D[x]) <<< ρ[p], interleaved with χ by rows"
-				first = false
-			}
-			emit(in)
-			if colLeft[x]--; colLeft[x] == 0 {
-				ra.put(d[x])
-			}
-			continue
-		}
-		y := st.Lane
-		a := sch.Pair[y]
-		b := func(pos int) int {
-			q := 5*y + pos%5
-			if sch.Breaks[q] {
-				return where[q]
-			}
-			return q
-		}
-		for i := range 5 {
-			pos := a + i
-			in := instr{op: opBCAX, d: 5*y + pos%5, s: [3]int{b(pos), b(pos + 1), b(pos + 2)}}
-			if i == 0 {
-				in.comment = fmt.Sprintf("χ row %d", y)
-			}
-			emit(in)
-		}
-		ra.put(where[5*y+a])
-		ra.put(where[5*y+(a+1)%5])
-		if y == 0 {
-			t := ra.get()
-			emit(instr{op: opLDRC, d: t, comment: "ι"})
-			emit(instr{op: opEOR, d: 0, s: [3]int{0, t}})
-			ra.put(t)
-		}
-	}
-	for i := 25; i < 32; i++ {
-		if ra.busy[i] {
-			log.Fatalf("V%d still busy at the end of the round", i)
-		}
-	}
-	return code
-}
-
-// ---------------------------------------------------------------------------
 // Self-check
 
 // run interprets the round code 24 times on the low lanes of a register
 // file, with the same semantics the instruction comments state.
-func run(round []instr, a *[25]uint64) {
+func run(round []armsched.Instr, a *[25]uint64) {
 	var v [32]uint64
 	copy(v[:], a[:])
 	rc := 0
 	for range 24 {
 		for _, in := range round {
-			s0, s1, s2 := v[in.s[0]], v[in.s[1]], v[in.s[2]]
-			switch in.op {
-			case opEOR3:
-				v[in.d] = s0 ^ s1 ^ s2
-			case opRAX1:
-				v[in.d] = s0 ^ bits.RotateLeft64(s1, 1)
-			case opXAR:
-				v[in.d] = bits.RotateLeft64(s0^s1, in.rot)
-			case opBCAX:
-				v[in.d] = s0 ^ (s2 &^ s1)
-			case opEOR:
-				v[in.d] = s0 ^ s1
-			case opLDRC:
-				v[in.d] = roundConstants[rc]
+			s0, s1, s2 := v[in.S[0]], v[in.S[1]], v[in.S[2]]
+			switch in.Op {
+			case armsched.OpEOR3:
+				v[in.D] = s0 ^ s1 ^ s2
+			case armsched.OpRAX1:
+				v[in.D] = s0 ^ bits.RotateLeft64(s1, 1)
+			case armsched.OpXAR:
+				v[in.D] = bits.RotateLeft64(s0^s1, in.Rot)
+			case armsched.OpBCAX:
+				v[in.D] = s0 ^ (s2 &^ s1)
+			case armsched.OpEOR:
+				v[in.D] = s0 ^ s1
+			case armsched.OpLDRC:
+				v[in.D] = roundConstants[rc]
 				rc++
 			}
 		}
@@ -278,7 +102,7 @@ func run(round []instr, a *[25]uint64) {
 	copy(a[:], v[:25])
 }
 
-func selfCheck(round []instr) error {
+func selfCheck(round []armsched.Instr) error {
 	// Known answer: the permutation of the zero state (Keccak team's
 	// KeccakF-1600-IntermediateValues.txt), first and last lane.
 	var z [25]uint64
@@ -320,7 +144,7 @@ const (
 	regN     = "R5" // input bytes left
 )
 
-func render(round []instr) []byte {
+func render(round []armsched.Instr) []byte {
 	var b bytes.Buffer
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 
@@ -362,10 +186,10 @@ func render(round []instr) []byte {
 		p("")
 		p("%s:", label)
 		for _, in := range round {
-			if in.comment != "" {
-				p("\t// %s", in.comment)
+			if in.Comment != "" {
+				p("\t// %s", in.Comment)
 			}
-			p("\t%s", in)
+			p("\t%s", in.Asm(loadRC))
 		}
 		p("\tSUBS\t$1, %s, %s", regRound, regRound)
 		p("\tBNE\t%s", label)
@@ -413,4 +237,9 @@ func render(round []instr) []byte {
 	p("\tRET")
 
 	return []byte(strings.ReplaceAll(b.String(), "\t\n", "\n"))
+}
+
+// loadRC loads the next round constant into register d (low lane).
+func loadRC(d int) string {
+	return fmt.Sprintf("VLD1.P\t8(%s), [V%d.D1]", regRC, d)
 }

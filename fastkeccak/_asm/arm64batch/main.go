@@ -52,7 +52,7 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix("arm64batch: ")
 
-	round := buildRound()
+	round := armsched.Round()
 	if err := selfCheck(round); err != nil {
 		log.Fatal(err)
 	}
@@ -80,177 +80,11 @@ var (
 )
 
 // ---------------------------------------------------------------------------
-// Instructions of one round
-
-type opcode int
-
-const (
-	opEOR3 opcode = iota // d = s0 ^ s1 ^ s2
-	opRAX1               // d = s0 ^ (s1 <<< 1)
-	opXAR                // d = (s0 ^ s1) <<< rot
-	opBCAX               // d = s0 ^ (s2 &^ s1)
-	opEOR                // d = s0 ^ s1
-	opLDRC               // d = the next round constant, in both halves
-)
-
-// instr is one vector instruction on register numbers, operands in the
-// order of the formulas above; String gives Go's operand order.
-type instr struct {
-	op      opcode
-	d       int
-	s       [3]int
-	rot     int
-	comment string
-}
-
-func (in instr) String() string {
-	b := func(r int) string { return fmt.Sprintf("V%d.B16", r) }
-	d := func(r int) string { return fmt.Sprintf("V%d.D2", r) }
-	switch in.op {
-	case opEOR3: // VEOR3 Va, Vm, Vn, Vd: Vd = Vn ^ Vm ^ Va
-		return fmt.Sprintf("VEOR3\t%s, %s, %s, %s", b(in.s[2]), b(in.s[1]), b(in.s[0]), b(in.d))
-	case opRAX1: // VRAX1 Vm, Vn, Vd: Vd = Vn ^ (Vm <<< 1)
-		return fmt.Sprintf("VRAX1\t%s, %s, %s", d(in.s[1]), d(in.s[0]), d(in.d))
-	case opXAR: // VXAR $i, Vm, Vn, Vd: Vd = (Vn ^ Vm) >>> i
-		return fmt.Sprintf("VXAR\t$%d, %s, %s, %s", (64-in.rot)%64, d(in.s[1]), d(in.s[0]), d(in.d))
-	case opBCAX: // VBCAX Va, Vm, Vn, Vd: Vd = Vn ^ (Vm &^ Va)
-		return fmt.Sprintf("VBCAX\t%s, %s, %s, %s", b(in.s[1]), b(in.s[2]), b(in.s[0]), b(in.d))
-	case opEOR:
-		return fmt.Sprintf("VEOR\t%s, %s, %s", b(in.s[1]), b(in.s[0]), b(in.d))
-	case opLDRC:
-		return fmt.Sprintf("VLD1R.P\t8(%s), [V%d.D2]", regRC, in.d)
-	}
-	panic("unknown opcode")
-}
-
-// ---------------------------------------------------------------------------
-// Building one round
-
-type scratchRegs struct{ busy [32]bool }
-
-func (r *scratchRegs) get() int {
-	for i := 25; i < 32; i++ {
-		if !r.busy[i] {
-			r.busy[i] = true
-			return i
-		}
-	}
-	log.Fatal("out of scratch registers")
-	return 0
-}
-
-func (r *scratchRegs) put(i int) {
-	if i < 25 || !r.busy[i] {
-		log.Fatalf("bad release of V%d", i)
-	}
-	r.busy[i] = false
-}
-
-// buildRound returns one round, which starts and ends with lane i in Vi
-// and V25..V31 free.
-func buildRound() []instr {
-	var code []instr
-	emit := func(in instr) { code = append(code, in) }
-	var sr scratchRegs
-
-	var c [5]int
-	for x := range 5 {
-		c[x] = sr.get()
-		in := instr{op: opEOR3, d: c[x], s: [3]int{x, x + 5, x + 10}}
-		if x == 0 {
-			in.comment = "θ: column parities"
-		}
-		emit(in)
-	}
-	for x := range 5 {
-		emit(instr{op: opEOR3, d: c[x], s: [3]int{c[x], x + 15, x + 20}})
-	}
-	// D[x] = C[x-1] ^ C[x+1]<<<1 for x = 0, 2, 4, 1, 3: each D but the
-	// first overwrites a C that has just been read for the last time.
-	var d [5]int
-	for i, x := range []int{0, 2, 4, 1, 3} {
-		in := instr{op: opRAX1, s: [3]int{c[(x+4)%5], c[(x+1)%5]}}
-		if x == 0 {
-			in.d = sr.get()
-			in.comment = "θ: D[x] = C[x-1] ^ C[x+1]<<<1"
-		} else {
-			in.d = c[(x+4)%5]
-		}
-		d[x] = in.d
-		emit(in)
-		if i == 4 {
-			sr.put(c[4])
-		}
-	}
-
-	sch := armsched.Find()
-	var where [25]int
-	left := [5]int{5, 5, 5, 5, 5}
-	first := true
-	for _, st := range sch.Path {
-		if !st.Chi {
-			p := st.Lane
-			q := piDst[p]
-			x := p % 5
-			dst := q
-			if sch.Breaks[q] {
-				dst = sr.get()
-				where[q] = dst
-			}
-			in := instr{op: opXAR, d: dst, s: [3]int{p, d[x]}, rot: rho[p]}
-			if rho[p] == 0 {
-				in.op = opEOR
-			}
-			if first {
-				in.comment = "ρ π: B[π(p)] = (A[p] ^ D[x]) <<< ρ[p], with χ row by row"
-				first = false
-			}
-			emit(in)
-			if left[x]--; left[x] == 0 {
-				sr.put(d[x])
-			}
-			continue
-		}
-		y := st.Lane
-		a := sch.Pair[y]
-		b := func(pos int) int {
-			q := 5*y + pos%5
-			if sch.Breaks[q] {
-				return where[q]
-			}
-			return q
-		}
-		for i := range 5 {
-			pos := a + i
-			in := instr{op: opBCAX, d: 5*y + pos%5, s: [3]int{b(pos), b(pos + 1), b(pos + 2)}}
-			if i == 0 {
-				in.comment = fmt.Sprintf("χ row %d", y)
-			}
-			emit(in)
-		}
-		sr.put(where[5*y+a])
-		sr.put(where[5*y+(a+1)%5])
-		if y == 0 {
-			t := sr.get()
-			emit(instr{op: opLDRC, d: t, comment: "ι"})
-			emit(instr{op: opEOR, d: 0, s: [3]int{0, t}})
-			sr.put(t)
-		}
-	}
-	for i := 25; i < 32; i++ {
-		if sr.busy[i] {
-			log.Fatalf("V%d still busy at the end of the round", i)
-		}
-	}
-	return code
-}
-
-// ---------------------------------------------------------------------------
 // Self-check
 
 // run interprets the round 24 times on a register file of two 64-bit
 // halves, state j of the pair in half j.
-func run(round []instr, a *[2][25]uint64) {
+func run(round []armsched.Instr, a *[2][25]uint64) {
 	var v [32][2]uint64
 	for j := range 2 {
 		for i := range 25 {
@@ -262,26 +96,26 @@ func run(round []instr, a *[2][25]uint64) {
 		for _, in := range round {
 			var r [2]uint64
 			for j := range 2 {
-				s0, s1, s2 := v[in.s[0]][j], v[in.s[1]][j], v[in.s[2]][j]
-				switch in.op {
-				case opEOR3:
+				s0, s1, s2 := v[in.S[0]][j], v[in.S[1]][j], v[in.S[2]][j]
+				switch in.Op {
+				case armsched.OpEOR3:
 					r[j] = s0 ^ s1 ^ s2
-				case opRAX1:
+				case armsched.OpRAX1:
 					r[j] = s0 ^ bits.RotateLeft64(s1, 1)
-				case opXAR:
-					r[j] = bits.RotateLeft64(s0^s1, in.rot)
-				case opBCAX:
+				case armsched.OpXAR:
+					r[j] = bits.RotateLeft64(s0^s1, in.Rot)
+				case armsched.OpBCAX:
 					r[j] = s0 ^ (s2 &^ s1)
-				case opEOR:
+				case armsched.OpEOR:
 					r[j] = s0 ^ s1
-				case opLDRC:
+				case armsched.OpLDRC:
 					r[j] = roundConstants[rc]
 				}
 			}
-			if in.op == opLDRC {
+			if in.Op == armsched.OpLDRC {
 				rc++
 			}
-			v[in.d] = r
+			v[in.D] = r
 		}
 	}
 	for j := range 2 {
@@ -291,7 +125,7 @@ func run(round []instr, a *[2][25]uint64) {
 	}
 }
 
-func selfCheck(round []instr) error {
+func selfCheck(round []armsched.Instr) error {
 	var z [25]uint64
 	fips202.Permute(&z)
 	if z[0] != 0xF1258F7940E1DDE7 || z[24] != 0xEAF1FF7B5CECA249 {
@@ -338,7 +172,7 @@ const (
 	regPtrs   = "R9" // p
 )
 
-func render(round []instr) []byte {
+func render(round []armsched.Instr) []byte {
 	var b bytes.Buffer
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 
@@ -420,10 +254,10 @@ func render(round []instr) []byte {
 	p("")
 	p("round:")
 	for _, in := range round {
-		if in.comment != "" {
-			p("\t// %s", in.comment)
+		if in.Comment != "" {
+			p("\t// %s", in.Comment)
 		}
-		p("\t%s", in)
+		p("\t%s", in.Asm(loadRC))
 	}
 	p("\tSUBS\t$1, %s, %s", regRound, regRound)
 	p("\tBNE\tround")
@@ -439,4 +273,9 @@ func render(round []instr) []byte {
 	p("\tRET")
 
 	return []byte(strings.ReplaceAll(b.String(), "\t\n", "\n"))
+}
+
+// loadRC loads the next round constant into register d, into both lanes.
+func loadRC(d int) string {
+	return fmt.Sprintf("VLD1R.P\t8(%s), [V%d.D2]", regRC, d)
 }

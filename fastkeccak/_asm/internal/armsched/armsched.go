@@ -1,6 +1,7 @@
-// Package armsched finds the order in which the arm64 SHA3-extension
-// kernels compute a round's ρ, π and χ with no register moves. Both arm64
-// generators (single-state and 2-way) use it.
+// Package armsched builds one round of Keccak-f[1600] for the arm64
+// SHA3-extension kernels (Round), in an order that needs no register moves
+// (Find). Both arm64 generators, single-state and 2-way, emit it; only the
+// lane arrangement of their loads and stores differs.
 //
 // After θ, D[0..4] occupy five of the seven scratch registers. ρπ turns
 // lane p into B[PiDest[p]] = (A[p] ^ D[x]) <<< ρ, and χ then needs every B of
