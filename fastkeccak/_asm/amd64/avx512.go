@@ -38,7 +38,7 @@ package main
 // general-purpose register but RDI, RSI, RCX, RAX and R8.
 
 import (
-	"fmt"
+	"github.com/keccakroot/keccakroot/fastkeccak/_asm/internal/lanes"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -65,41 +65,16 @@ const (
 	ternChi  = 0xD2 // a ^ (^b & c)
 )
 
-// vecState tracks, while the code is generated, which register holds each
-// lane and which registers are free.
+// vecState is the single-state kernel's register map (see lanes), with
+// the registers of the column parities carried between rounds.
 type vecState struct {
-	lane [25]int // lane -> register number
-	used [vecRegs]bool
-	c    []int // registers of the parities of the current state, or nil
+	*lanes.Map
+	c []int // registers of the parities of the current state, or nil
 }
 
 func newVecState() *vecState {
-	s := &vecState{}
-	for i := range s.lane {
-		s.lane[i] = i
-		s.used[i] = true
-	}
-	return s
+	return &vecState{Map: lanes.New(xmm)}
 }
-
-func (s *vecState) alloc() int {
-	for r := vecRegs - 1; r >= 0; r-- {
-		if !s.used[r] {
-			s.used[r] = true
-			return r
-		}
-	}
-	panic("out of vector registers")
-}
-
-func (s *vecState) free(r int) {
-	if !s.used[r] {
-		panic(fmt.Sprintf("double free of X%d", r))
-	}
-	s.used[r] = false
-}
-
-func (s *vecState) x(lane int) VecPhysical { return xmm[s.lane[lane]] }
 
 // round emits round r of a pass; vecRCPtr points at the pass's round
 // constants.
@@ -111,10 +86,10 @@ func (s *vecState) round(r int, acc bool) {
 	if c == nil {
 		c = make([]int, 5)
 		for x := 0; x < 5; x++ {
-			c[x] = s.alloc()
-			VMOVDQA64(s.x(x), xmm[c[x]])
-			VPTERNLOGQ(U8(ternXor3), s.x(x+10), s.x(x+5), xmm[c[x]])
-			VPTERNLOGQ(U8(ternXor3), s.x(x+20), s.x(x+15), xmm[c[x]])
+			c[x] = s.Alloc()
+			VMOVDQA64(s.Reg(x), xmm[c[x]])
+			VPTERNLOGQ(U8(ternXor3), s.Reg(x+10), s.Reg(x+5), xmm[c[x]])
+			VPTERNLOGQ(U8(ternXor3), s.Reg(x+20), s.Reg(x+15), xmm[c[x]])
 		}
 	}
 	s.c = nil
@@ -124,16 +99,16 @@ func (s *vecState) round(r int, acc bool) {
 	uses := [5]int{2, 2, 2, 2, 2}
 	done := func(j int) {
 		if uses[j]--; uses[j] == 0 {
-			s.free(c[j])
+			s.Free(c[j])
 		}
 	}
 	for _, x := range [5]int{0, 2, 1, 3, 4} {
-		rot := s.alloc()
+		rot := s.Alloc()
 		VPROLQ(U8(1), xmm[c[(x+1)%5]], xmm[rot])
 		for y := 0; y < 5; y++ {
-			VPTERNLOGQ(U8(ternXor3), xmm[rot], xmm[c[(x+4)%5]], s.x(x+5*y))
+			VPTERNLOGQ(U8(ternXor3), xmm[rot], xmm[c[(x+4)%5]], s.Reg(x+5*y))
 		}
-		s.free(rot)
+		s.Free(rot)
 		done((x + 1) % 5)
 		done((x + 4) % 5)
 	}
@@ -143,14 +118,14 @@ func (s *vecState) round(r int, acc bool) {
 	for y := 0; y < 5; y++ {
 		var b [5]int
 		for x := range b {
-			b[x] = s.lane[piSource[x+5*y]]
+			b[x] = s.Lane[piSource[x+5*y]]
 			if n := rho[piSource[x+5*y]]; n != 0 {
 				VPROLQ(U8(n), xmm[b[x]], xmm[b[x]])
 			}
 		}
 		o := out[5*y : 5*y+5]
 		for x := 0; x < 2; x++ {
-			o[x] = s.alloc()
+			o[x] = s.Alloc()
 			if x == 0 && y == 0 {
 				VPXORQ_BCST(Mem{Base: vecRCPtr, Disp: 8 * r}, xmm[b[x]], xmm[o[x]]) // ι
 			} else {
@@ -162,8 +137,8 @@ func (s *vecState) round(r int, acc bool) {
 			o[x] = b[x]
 			VPTERNLOGQ(U8(ternChi), xmm[b[(x+2)%5]], xmm[b[(x+1)%5]], xmm[o[x]])
 		}
-		s.free(b[0])
-		s.free(b[1])
+		s.Free(b[0])
+		s.Free(b[1])
 		if !acc {
 			continue
 		}
@@ -172,7 +147,7 @@ func (s *vecState) round(r int, acc bool) {
 		case 1:
 			s.c = make([]int, 5)
 			for x := 0; x < 5; x++ {
-				s.c[x] = s.alloc()
+				s.c[x] = s.Alloc()
 				VPXORQ(xmm[out[x]], xmm[out[x+5]], xmm[s.c[x]])
 			}
 		case 3:
@@ -185,41 +160,7 @@ func (s *vecState) round(r int, acc bool) {
 			}
 		}
 	}
-	s.lane = out
-}
-
-// home moves every lane back to register X<lane>.
-func (s *vecState) home() {
-	Comment("lanes back to their home registers")
-	for {
-		moved := false
-		for i := range s.lane {
-			if s.lane[i] != i && !s.used[i] {
-				VMOVDQA64(xmm[s.lane[i]], xmm[i])
-				s.free(s.lane[i])
-				s.used[i] = true
-				s.lane[i] = i
-				moved = true
-			}
-		}
-		if moved {
-			continue
-		}
-		// Only cycles are left: break one through a free register.
-		for i := range s.lane {
-			if s.lane[i] != i {
-				t := s.alloc()
-				VMOVDQA64(xmm[s.lane[i]], xmm[t])
-				s.free(s.lane[i])
-				s.lane[i] = t
-				moved = true
-				break
-			}
-		}
-		if !moved {
-			return
-		}
-	}
+	s.Lane = out
 }
 
 // Scalar registers of the AVX-512VL functions.
@@ -238,7 +179,7 @@ func (s *vecState) permute() {
 	for r := 0; r < vecRoundsPerPass; r++ {
 		s.round(r, r < vecRoundsPerPass-1)
 	}
-	s.home()
+	s.Home()
 	ADDQ(U8(8*vecRoundsPerPass), vecRCPtr)
 	LEAQ(roundConstantTable.Offset(8*roundCount), vecScratch)
 	CMPQ(vecRCPtr, vecScratch)

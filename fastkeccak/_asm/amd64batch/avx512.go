@@ -34,6 +34,7 @@ package main
 // needs cpu.X86.HasAVX512F and nothing else.
 
 import (
+	"github.com/keccakroot/keccakroot/fastkeccak/_asm/internal/lanes"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -72,40 +73,15 @@ func avx512Tables() {
 	}
 }
 
-// zmmState tracks, while the code is generated, which register holds each
-// lane and which registers are free.
+// zmmState is the 8-way kernel's register map: lane i of all eight states
+// in one zmm register (see lanes).
 type zmmState struct {
-	lane [25]int // lane -> register number
-	used [zmmRegs]bool
+	*lanes.Map
 }
 
 func newZmmState() *zmmState {
-	s := &zmmState{}
-	for i := range s.lane {
-		s.lane[i] = i
-		s.used[i] = true
-	}
-	return s
+	return &zmmState{Map: lanes.New(zmm)}
 }
-
-func (s *zmmState) alloc() int {
-	for r := zmmRegs - 1; r >= 0; r-- {
-		if !s.used[r] {
-			s.used[r] = true
-			return r
-		}
-	}
-	panic("out of zmm registers")
-}
-
-func (s *zmmState) free(r int) {
-	if !s.used[r] {
-		panic("double free of a zmm register")
-	}
-	s.used[r] = false
-}
-
-func (s *zmmState) z(lane int) VecPhysical { return zmm[s.lane[lane]] }
 
 // round emits round r of a pass.
 //
@@ -124,15 +100,15 @@ func (s *zmmState) round(r int) {
 	Comment("θ: column parities C[x]")
 	c := make([]int, 5)
 	for x := 0; x < 5; x++ {
-		c[x] = s.alloc()
-		VMOVDQA64(s.z(x), zmm[c[x]])
-		VPTERNLOGQ(U8(ternXor3), s.z(x+10), s.z(x+5), zmm[c[x]])
-		VPTERNLOGQ(U8(ternXor3), s.z(x+20), s.z(x+15), zmm[c[x]])
+		c[x] = s.Alloc()
+		VMOVDQA64(s.Reg(x), zmm[c[x]])
+		VPTERNLOGQ(U8(ternXor3), s.Reg(x+10), s.Reg(x+5), zmm[c[x]])
+		VPTERNLOGQ(U8(ternXor3), s.Reg(x+20), s.Reg(x+15), zmm[c[x]])
 	}
 	Comment("θ: D[x] = C[x-1] ^ rot(C[x+1], 1)")
 	var d [5]int
-	t := s.alloc()
-	d[0] = s.alloc()
+	t := s.Alloc()
+	d[0] = s.Alloc()
 	VPROLQ(U8(1), zmm[c[1]], zmm[t])
 	VPXORQ(zmm[t], zmm[c[4]], zmm[d[0]])
 	for _, x := range []int{2, 4, 1, 3} {
@@ -140,8 +116,8 @@ func (s *zmmState) round(r int) {
 		VPROLQ(U8(1), zmm[c[(x+1)%5]], zmm[t])
 		VPXORQ(zmm[t], zmm[d[x]], zmm[d[x]])
 	}
-	s.free(t)
-	s.free(c[4])
+	s.Free(t)
+	s.Free(c[4])
 
 	// Two registers are free now: the fresh outputs of the first row.
 	var out [25]int
@@ -150,7 +126,7 @@ func (s *zmmState) round(r int) {
 		var b [5]int
 		for x := range b {
 			src := piSource[x+5*y]
-			b[x] = s.lane[src]
+			b[x] = s.Lane[src]
 			VPXORQ(zmm[d[src%5]], zmm[b[x]], zmm[b[x]])
 			if n := rho[src]; n != 0 {
 				VPROLQ(U8(n), zmm[b[x]], zmm[b[x]])
@@ -158,7 +134,7 @@ func (s *zmmState) round(r int) {
 		}
 		o := out[5*y : 5*y+5]
 		for x := 0; x < 2; x++ {
-			o[x] = s.alloc()
+			o[x] = s.Alloc()
 			if x == 0 && y == 0 {
 				VPXORQ_BCST(Mem{Base: zRCPtr, Disp: 8 * r}, zmm[b[x]], zmm[o[x]]) // ι
 			} else {
@@ -172,46 +148,13 @@ func (s *zmmState) round(r int) {
 		}
 		// b[0] and b[1] are read by no one now: the next row's fresh
 		// outputs.
-		s.free(b[0])
-		s.free(b[1])
+		s.Free(b[0])
+		s.Free(b[1])
 	}
 	for x := range d {
-		s.free(d[x])
+		s.Free(d[x])
 	}
-	s.lane = out
-}
-
-// home moves every lane back to register Z<lane>.
-func (s *zmmState) home() {
-	Comment("lanes back to their home registers")
-	for {
-		moved := false
-		for i := range s.lane {
-			if s.lane[i] != i && !s.used[i] {
-				VMOVDQA64(zmm[s.lane[i]], zmm[i])
-				s.free(s.lane[i])
-				s.used[i] = true
-				s.lane[i] = i
-				moved = true
-			}
-		}
-		if moved {
-			continue
-		}
-		for i := range s.lane {
-			if s.lane[i] != i {
-				t := s.alloc()
-				VMOVDQA64(zmm[s.lane[i]], zmm[t])
-				s.free(s.lane[i])
-				s.lane[i] = t
-				moved = true
-				break
-			}
-		}
-		if !moved {
-			return
-		}
-	}
+	s.Lane = out
 }
 
 // permute emits the 24 rounds as a loop of passes.
@@ -221,7 +164,7 @@ func (s *zmmState) permute() {
 	for r := 0; r < zmmRoundsPerPass; r++ {
 		s.round(r)
 	}
-	s.home()
+	s.Home()
 	ADDQ(U8(8*zmmRoundsPerPass), zRCPtr)
 	LEAQ(zmmRoundConstants.Offset(8*roundCount), zScratch)
 	CMPQ(zRCPtr, zScratch)
