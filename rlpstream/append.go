@@ -102,6 +102,13 @@ func AppendUint256(dst []byte, x *uint256.Int) []byte {
 	return dst
 }
 
+// AppendStringHeader appends the header of a byte string whose content,
+// appended next by the caller, is size bytes long. A single byte below 0x80
+// takes no header; the caller leaves it out in that case.
+func AppendStringHeader(dst []byte, size int) []byte {
+	return appendHeader(dst, 0x80, size)
+}
+
 // AppendListHeader appends the header of a list whose content, appended next
 // by the caller, is contentSize bytes long. It panics if contentSize is
 // negative.

@@ -457,3 +457,18 @@ func hashAccount(h *fastkeccak.Hasher, a *types.StateAccount) [32]byte {
 }
 
 var _ io.ByteWriter = (*fastkeccak.Hasher)(nil)
+
+// TestStringHeader checks the header-only string functions against the
+// whole-string encoder.
+func TestStringHeader(t *testing.T) {
+	for _, n := range []int{2, 55, 56, 255, 256, 70000} {
+		b := bytes.Repeat([]byte{0xaa}, n)
+		got := append(AppendStringHeader(nil, n), b...)
+		if want := AppendBytes(nil, b); !bytes.Equal(got, want) {
+			t.Errorf("size %d: header+content %x..., AppendBytes %x...", n, got[:4], want[:4])
+		}
+		if h := len(AppendStringHeader(nil, n)); HeaderSize(n) != h {
+			t.Errorf("size %d: HeaderSize %d, header is %d bytes", n, HeaderSize(n), h)
+		}
+	}
+}

@@ -13,6 +13,13 @@ import (
 // the list header before its content, which is what lets the encoder stream
 // front to back without a buffer.
 
+// HeaderSize returns the size of the header of a byte string or list whose
+// content is n bytes long, for callers that write the content themselves
+// (a byte string of one byte below 0x80 has no header; see BytesSize).
+func HeaderSize(n int) int {
+	return headerSize(n)
+}
+
 // headerSize returns the size of the header of a string or list whose content
 // is n bytes long.
 func headerSize(n int) int {

@@ -15,37 +15,7 @@ func compactSize(n int) int {
 	if size == 1 {
 		return 1 // the flag byte is at most 0x3f: an RLP single byte
 	}
-	return stringHeaderSize(size) + size
-}
-
-// stringHeaderSize is the size of the RLP header of a string of size > 1.
-func stringHeaderSize(size int) int {
-	if size < 56 {
-		return 1
-	}
-	return 1 + intSize(size)
-}
-
-// intSize is the number of bytes of n without leading zeros.
-func intSize(n int) int {
-	size := 0
-	for ; n > 0; n >>= 8 {
-		size++
-	}
-	return size
-}
-
-// appendStringHeader appends the RLP header of a string of size > 1.
-func appendStringHeader(dst []byte, size int) []byte {
-	if size < 56 {
-		return append(dst, 0x80+byte(size))
-	}
-	l := intSize(size)
-	dst = append(dst, 0xb7+byte(l))
-	for i := l - 1; i >= 0; i-- {
-		dst = append(dst, byte(size>>(8*i)))
-	}
-	return dst
+	return rlpstream.HeaderSize(size) + size
 }
 
 // appendCompact appends, as an RLP string, the compact encoding of nibbles
@@ -53,7 +23,7 @@ func appendStringHeader(dst []byte, size int) []byte {
 func appendCompact(dst, key []byte, from, to int, leaf bool) []byte {
 	n := to - from
 	if size := n/2 + 1; size > 1 {
-		dst = appendStringHeader(dst, size)
+		dst = rlpstream.AppendStringHeader(dst, size)
 	}
 	flag := byte(0x00)
 	if leaf {
