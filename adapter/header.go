@@ -27,7 +27,7 @@ func HeaderHash(h *types.Header) common.Hash {
 	} else if headerEncodable(h) {
 		writeHeader(w, h, headerSize(h))
 	}
-	return hs.Sum256()
+	return digest(&hs)
 }
 
 // BlockHash returns the hash of a block, in place of b.Hash(): the hash of
@@ -46,7 +46,7 @@ func UncleHash(uncles []*types.Header) common.Hash {
 	for _, u := range uncles {
 		if u != nil && !headerEncodable(u) {
 			// go-ethereum's encoder fails before it writes anything.
-			return hs.Sum256()
+			return digest(&hs)
 		}
 		size += rlpstream.ListSize(headerSize(u))
 	}
@@ -58,7 +58,7 @@ func UncleHash(uncles []*types.Header) common.Hash {
 		}
 		writeHeader(w, u, headerSize(u))
 	}
-	return hs.Sum256()
+	return digest(&hs)
 }
 
 // Sizes of the fixed-size header fields, encoded.

@@ -40,7 +40,7 @@ func keccak256(data [][]byte) [32]byte {
 	for _, b := range data {
 		h.Write(b)
 	}
-	return h.Sum256()
+	return digest(&h)
 }
 
 // HashData resets kh, hashes data with it and returns the digest, in place of
@@ -67,4 +67,12 @@ func hashDataState(kh crypto.KeccakState, data []byte) common.Hash {
 	kh.Write(data)
 	kh.Read(out[:])
 	return out
+}
+
+// digest finishes a hash that nothing reads again: Read pads the last block
+// in place, where Sum256 would copy the whole state to leave the hasher
+// unchanged, work a one-shot hash does not need.
+func digest(h *fastkeccak.Hasher) (sum common.Hash) {
+	h.Read(sum[:])
+	return sum
 }

@@ -28,7 +28,7 @@ func TxHash(tx *types.Transaction) common.Hash {
 	}
 	var h fastkeccak.Hasher
 	f.write(rlpstream.NewWriter(&h))
-	return h.Sum256()
+	return digest(&h)
 }
 
 // txFields holds what the consensus encoding of a transaction needs, read
