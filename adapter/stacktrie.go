@@ -74,10 +74,9 @@ func DeriveSha(list types.DerivableList) common.Hash {
 // types.DeriveSha(txs, trie.NewStackTrie(nil)): the trie of the
 // transactions' canonical encodings by index.
 //
-// The encodings come from go-ethereum's own EncodeIndex, which reads the
-// transactions' fields where they are; this package's encoder would have to
-// go through accessors that copy most of the integers, which costs more
-// allocations than the encoding saves. The trie is built by triehash.
+// The encodings come from go-ethereum's own EncodeIndex, into one reused
+// buffer, since a trie value must be whole before its leaf is hashed; the
+// trie is built by triehash.
 func TransactionsRoot(txs types.Transactions) common.Hash {
 	return encodeIndexRoot(txs)
 }

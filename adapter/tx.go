@@ -5,6 +5,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/holiman/uint256"
 
 	"github.com/keccakroot/keccakroot/fastkeccak"
 	"github.com/keccakroot/keccakroot/rlpstream"
@@ -16,14 +17,13 @@ import (
 // tx.Hash() it does not cache; a caller that hashes the same transaction
 // again should keep the result.
 //
-// The fields are read through the public accessors of types.Transaction,
-// several of which return copies (GasPrice, GasTipCap, GasFeeCap and Value
-// for every type; ChainId and the signature values of blob and set-code
-// transactions), and those copies are this function's only allocations. A
-// transaction type this package does not know is hashed by tx.Hash().
+// The fields are read in place from the transaction's consensus contents,
+// not through its accessors, which copy them (see txInner), so TxHash does
+// not allocate. A transaction type this package does not know is hashed by
+// tx.Hash().
 func TxHash(tx *types.Transaction) common.Hash {
 	var f txFields
-	if !f.load(tx) {
+	if !f.load(txInner(tx)) {
 		return tx.Hash()
 	}
 	var h fastkeccak.Hasher
@@ -31,24 +31,57 @@ func TxHash(tx *types.Transaction) common.Hash {
 	return digest(&h)
 }
 
-// txFields holds what the consensus encoding of a transaction needs, read
-// once through the public accessors, and the sizes of its lists.
+// txInt is an integer field of a transaction: go-ethereum keeps those of
+// legacy, access-list and dynamic-fee transactions as *big.Int and those of
+// blob and set-code transactions as *uint256.Int. At most one is set; nil
+// for both is zero, as go-ethereum's rlp encodes a nil pointer.
+type txInt struct {
+	big  *big.Int
+	u256 *uint256.Int
+}
+
+func bigIntField(x *big.Int) txInt         { return txInt{big: x} }
+func uint256IntField(x *uint256.Int) txInt { return txInt{u256: x} }
+
+func (x txInt) size() int {
+	if x.u256 != nil {
+		return rlpstream.Uint256Size(x.u256)
+	}
+	return rlpstream.BigIntSize(x.big)
+}
+
+// encodable reports whether go-ethereum's rlp can encode x.
+func (x txInt) encodable() bool {
+	return nonNegative(x.big)
+}
+
+// write writes x, which measure has checked is encodable.
+func (x txInt) write(w rlpstream.Writer) {
+	if x.u256 != nil {
+		w.WriteUint256(x.u256)
+		return
+	}
+	_ = w.WriteBigInt(x.big)
+}
+
+// txFields holds what the consensus encoding of a transaction needs, in the
+// order of its list, and the sizes of its lists. Nothing is copied: slices
+// and pointers alias the transaction's own fields.
 type txFields struct {
 	typ        byte
-	chainID    *big.Int // typed transactions only
+	chainID    txInt // typed transactions only
 	nonce      uint64
-	price      *big.Int // gas price (legacy, access list) or tip cap (the others)
-	feeCap     *big.Int // dynamic fee, blob and set-code transactions
+	price      txInt // gas price (legacy, access list) or tip cap (the others)
+	feeCap     txInt // dynamic fee, blob and set-code transactions
 	gas        uint64
-	to         common.Address
-	create     bool // no recipient: a contract creation
-	value      *big.Int
+	to         *common.Address // nil: a contract creation
+	value      txInt
 	data       []byte
 	accessList types.AccessList
-	blobFeeCap *big.Int
+	blobFeeCap txInt
 	blobHashes []common.Hash
 	auths      []types.SetCodeAuthorization
-	v, r, s    *big.Int
+	v, r, s    txInt
 
 	accessListSize int  // content size of the access list
 	authListSize   int  // content size of the authorization list
@@ -56,67 +89,79 @@ type txFields struct {
 	ok             bool // no integer is negative, so that go-ethereum encodes it
 }
 
-// load reads tx and computes the sizes. It reports false for a transaction
-// type it does not know.
-func (f *txFields) load(tx *types.Transaction) bool {
-	f.typ = tx.Type()
-	switch f.typ {
-	case types.LegacyTxType:
-		f.price = tx.GasPrice()
-	case types.AccessListTxType:
-		f.chainID = tx.ChainId()
-		f.price = tx.GasPrice()
-		f.accessList = tx.AccessList()
-	case types.DynamicFeeTxType, types.BlobTxType, types.SetCodeTxType:
-		f.chainID = tx.ChainId()
-		f.price = tx.GasTipCap()
-		f.feeCap = tx.GasFeeCap()
-		f.accessList = tx.AccessList()
-		switch f.typ {
-		case types.BlobTxType:
-			f.blobFeeCap = tx.BlobGasFeeCap()
-			f.blobHashes = tx.BlobHashes()
-		case types.SetCodeTxType:
-			f.auths = tx.SetCodeAuthorizations()
-		}
+// load reads the consensus contents of a transaction and computes the
+// sizes. It reports false for nil or a transaction type it does not know.
+func (f *txFields) load(inner types.TxData) bool {
+	switch t := inner.(type) {
+	case *types.LegacyTx:
+		f.typ = types.LegacyTxType
+		f.nonce, f.gas, f.to, f.data = t.Nonce, t.Gas, t.To, t.Data
+		f.price, f.value = bigIntField(t.GasPrice), bigIntField(t.Value)
+		f.v, f.r, f.s = bigIntField(t.V), bigIntField(t.R), bigIntField(t.S)
+	case *types.AccessListTx:
+		f.typ = types.AccessListTxType
+		f.chainID = bigIntField(t.ChainID)
+		f.nonce, f.gas, f.to, f.data = t.Nonce, t.Gas, t.To, t.Data
+		f.price, f.value = bigIntField(t.GasPrice), bigIntField(t.Value)
+		f.accessList = t.AccessList
+		f.v, f.r, f.s = bigIntField(t.V), bigIntField(t.R), bigIntField(t.S)
+	case *types.DynamicFeeTx:
+		f.typ = types.DynamicFeeTxType
+		f.chainID = bigIntField(t.ChainID)
+		f.nonce, f.gas, f.to, f.data = t.Nonce, t.Gas, t.To, t.Data
+		f.price, f.feeCap, f.value = bigIntField(t.GasTipCap), bigIntField(t.GasFeeCap), bigIntField(t.Value)
+		f.accessList = t.AccessList
+		f.v, f.r, f.s = bigIntField(t.V), bigIntField(t.R), bigIntField(t.S)
+	case *types.BlobTx:
+		// The sidecar is not part of the hash (its rlp tag is "-").
+		f.typ = types.BlobTxType
+		f.chainID = uint256IntField(t.ChainID)
+		f.nonce, f.gas, f.to, f.data = t.Nonce, t.Gas, &t.To, t.Data
+		f.price, f.feeCap, f.value = uint256IntField(t.GasTipCap), uint256IntField(t.GasFeeCap), uint256IntField(t.Value)
+		f.accessList = t.AccessList
+		f.blobFeeCap, f.blobHashes = uint256IntField(t.BlobFeeCap), t.BlobHashes
+		f.v, f.r, f.s = uint256IntField(t.V), uint256IntField(t.R), uint256IntField(t.S)
+	case *types.SetCodeTx:
+		f.typ = types.SetCodeTxType
+		f.chainID = uint256IntField(t.ChainID)
+		f.nonce, f.gas, f.to, f.data = t.Nonce, t.Gas, &t.To, t.Data
+		f.price, f.feeCap, f.value = uint256IntField(t.GasTipCap), uint256IntField(t.GasFeeCap), uint256IntField(t.Value)
+		f.accessList = t.AccessList
+		f.auths = t.AuthList
+		f.v, f.r, f.s = uint256IntField(t.V), uint256IntField(t.R), uint256IntField(t.S)
 	default:
 		return false
 	}
-	f.nonce = tx.Nonce()
-	f.gas = tx.Gas()
-	if to := tx.To(); to != nil {
-		f.to = *to
-	} else {
-		f.create = true
-	}
-	f.value = tx.Value()
-	f.data = tx.Data()
-	f.v, f.r, f.s = tx.RawSignatureValues()
 	f.measure()
 	return true
+}
+
+// hasFeeCap reports whether the transaction's list has a fee cap after its
+// tip cap: every type since EIP-1559.
+func (f *txFields) hasFeeCap() bool {
+	return f.typ >= types.DynamicFeeTxType
 }
 
 // measure computes the sizes of the lists and whether go-ethereum can
 // encode the transaction at all (it cannot if an integer is negative).
 func (f *txFields) measure() {
-	n := rlpstream.Uint64Size(f.nonce) + rlpstream.BigIntSize(f.price) +
-		rlpstream.Uint64Size(f.gas) + f.toSize() + rlpstream.BigIntSize(f.value) +
-		rlpstream.BytesSize(f.data) +
-		rlpstream.BigIntSize(f.v) + rlpstream.BigIntSize(f.r) + rlpstream.BigIntSize(f.s)
-	f.ok = nonNegative(f.price) && nonNegative(f.value) &&
-		nonNegative(f.v) && nonNegative(f.r) && nonNegative(f.s)
+	n := rlpstream.Uint64Size(f.nonce) + f.price.size() +
+		rlpstream.Uint64Size(f.gas) + f.toSize() + f.value.size() +
+		rlpstream.BytesSize(f.data) + f.v.size() + f.r.size() + f.s.size()
+	f.ok = f.price.encodable() && f.value.encodable() &&
+		f.v.encodable() && f.r.encodable() && f.s.encodable()
 	if f.typ != types.LegacyTxType {
 		f.accessListSize = accessListSize(f.accessList)
-		n += rlpstream.BigIntSize(f.chainID) + rlpstream.ListSize(f.accessListSize)
-		f.ok = f.ok && nonNegative(f.chainID)
+		n += f.chainID.size() + rlpstream.ListSize(f.accessListSize)
+		f.ok = f.ok && f.chainID.encodable()
 	}
-	if f.feeCap != nil {
-		n += rlpstream.BigIntSize(f.feeCap)
-		f.ok = f.ok && nonNegative(f.feeCap)
+	if f.hasFeeCap() {
+		n += f.feeCap.size()
+		f.ok = f.ok && f.feeCap.encodable()
 	}
 	switch f.typ {
 	case types.BlobTxType:
-		n += rlpstream.BigIntSize(f.blobFeeCap) + rlpstream.ListSize(33*len(f.blobHashes))
+		n += f.blobFeeCap.size() + rlpstream.ListSize(33*len(f.blobHashes))
 	case types.SetCodeTxType:
 		f.authListSize = authListSize(f.auths)
 		n += rlpstream.ListSize(f.authListSize)
@@ -143,35 +188,30 @@ func (f *txFields) write(w rlpstream.Writer) {
 	}
 }
 
-// writeBig writes x, which measure has checked is not negative.
-func writeBig(w rlpstream.Writer, x *big.Int) {
-	_ = w.WriteBigInt(x)
-}
-
 // writeFields writes the elements of the transaction's list.
 func (f *txFields) writeFields(w rlpstream.Writer) {
 	if f.typ != types.LegacyTxType {
-		writeBig(w, f.chainID)
+		f.chainID.write(w)
 	}
 	w.WriteUint64(f.nonce)
-	writeBig(w, f.price)
-	if f.feeCap != nil {
-		writeBig(w, f.feeCap)
+	f.price.write(w)
+	if f.hasFeeCap() {
+		f.feeCap.write(w)
 	}
 	w.WriteUint64(f.gas)
-	if f.create {
+	if f.to == nil {
 		w.WriteBytes(nil)
 	} else {
 		w.WriteBytes(f.to[:])
 	}
-	writeBig(w, f.value)
+	f.value.write(w)
 	w.WriteBytes(f.data)
 	if f.typ != types.LegacyTxType {
 		writeAccessList(w, f.accessList, f.accessListSize)
 	}
 	switch f.typ {
 	case types.BlobTxType:
-		writeBig(w, f.blobFeeCap)
+		f.blobFeeCap.write(w)
 		w.WriteListHeader(33 * len(f.blobHashes))
 		for i := range f.blobHashes {
 			w.WriteBytes(f.blobHashes[i][:])
@@ -179,15 +219,15 @@ func (f *txFields) writeFields(w rlpstream.Writer) {
 	case types.SetCodeTxType:
 		writeAuthList(w, f.auths, f.authListSize)
 	}
-	writeBig(w, f.v)
-	writeBig(w, f.r)
-	writeBig(w, f.s)
+	f.v.write(w)
+	f.r.write(w)
+	f.s.write(w)
 }
 
 // toSize is the size of the recipient: the empty string for a contract
 // creation, as go-ethereum's `rlp:"nil"` tag encodes a nil address.
 func (f *txFields) toSize() int {
-	if f.create {
+	if f.to == nil {
 		return 1
 	}
 	return 1 + common.AddressLength
