@@ -36,32 +36,42 @@ type NodeFunc func(path []byte, hash [32]byte, blob []byte)
 // last key itself is held back until the next one shows where its leaf
 // hangs: from the branch at the depth of the longer of the prefixes it
 // shares with its two neighbours.
+//
+// Its memory is a chunk of 64 keys with their references, the open
+// branches (seven for a million random keys) and up to eight closed
+// branches waiting to be hashed together: about 20 KB for 32-byte keys,
+// allocated with the first key and reused after Reset, so a warm Builder
+// allocates nothing per key. With onNode it also keeps the chunk's node
+// encodings until they are reported; keys or values longer than the first
+// ones grow the buffers once.
 type Builder struct {
 	onNode NodeFunc
 
 	// stack holds the open branches on the path of the last key, by
 	// strictly increasing depth. Entries past len are kept for reuse.
 	stack []branch
-	// items are the keys accepted but not yet placed in the trie, with
-	// their values: copies in arena, or the caller's own slices when it
-	// lends them (see update). Their leaves are encoded and hashed a chunk
-	// at a time (see leafbatch.go); the last one always waits for the next
-	// key, which decides where its leaf hangs.
-	items []pendingItem
-	arena []byte
-	// carry holds the copy of the waiting item across a chunk.
-	carry []byte
-	// leaves is the scratch of one chunk's leaf hashing.
+	// leaves holds the keys accepted but not yet placed in the trie, with
+	// their leaves, encoded and hashed as the keys arrive (see
+	// leafbatch.go). They are placed a chunk at a time; the last key always
+	// waits for the next one, which decides where its leaf hangs.
 	leaves leafBatch
+	// waitValue is the value of the waiting key: a copy in carry, or the
+	// caller's own slice when it lends it (see update). waitBefore is the
+	// prefix the waiting key shares with the key before it (-1 for none).
+	waitValue  []byte
+	carry      []byte
+	waitBefore int
 
-	// last and lastValue are the key being placed and its value; pre is
-	// its leaf, encoded and hashed ahead by the chunk, if hasPre.
+	// last is the key being placed; lastValue is its value if it has no
+	// leaf (it ends at a branch, or is the only key); pre is its leaf,
+	// encoded and hashed ahead, if hasPre.
 	last, lastValue []byte
-	pre             precomputedLeaf
+	pre             precomputedNode
 	hasPre          bool
 	// preBranch is the branch that closes after this key, encoded and
-	// hashed ahead with the chunk (depth -1 if none).
-	preBranch precomputedLeaf
+	// hashed ahead with the chunk, if hasPreBranch.
+	preBranch    precomputedNode
+	hasPreBranch bool
 
 	// hashed is set by Hash; root is its result.
 	hashed bool
@@ -112,10 +122,10 @@ func NewBuilder(onNode NodeFunc) *Builder {
 func (b *Builder) Reset() {
 	b.stack = b.stack[:0]
 	b.deferred.reset()
-	b.items = b.items[:0]
-	b.arena = b.arena[:0]
+	b.leaves.reset()
+	b.waitValue = nil
 	b.last, b.lastValue = nil, nil
-	b.hasPre = false
+	b.hasPre, b.hasPreBranch = false, false
 	b.hashed = false
 }
 
@@ -139,48 +149,64 @@ func (b *Builder) update(key, value []byte, lend bool) error {
 	case len(key) > MaxKeyLength:
 		return fmt.Errorf("%w: key of %d bytes, at most %d: %x", ErrKeyTooLong, len(key), MaxKeyLength, key)
 	}
-	if n := len(b.items); n > 0 {
-		prev := b.items[n-1].key
+	lb := &b.leaves
+	n := len(lb.slots)
+	if n > 0 {
+		prev := lb.key(n - 1)
 		switch cmp := bytes.Compare(prev, key); {
 		case cmp == 0:
 			return fmt.Errorf("%w: %x", ErrDuplicateKey, key)
 		case cmp > 0:
 			return fmt.Errorf("%w: key %x after %x (keys must ascend)", ErrUnsorted, key, prev)
 		}
+	} else {
+		// The first key of a trie.
+		if cap(lb.slots) == 0 {
+			b.allocate(key, value)
+		}
+		lb.first, b.waitBefore = -1, -1
+		lb.keepBlobs = b.onNode != nil
 	}
-	if !lend {
-		// Slices into arena stay valid if a later append moves it: they
-		// keep the old array.
-		start := len(b.arena)
-		b.arena = append(b.arena, key...)
-		b.arena = append(b.arena, value...)
-		key = b.arena[start : start+len(key) : start+len(key)]
-		value = b.arena[start+len(key) : len(b.arena) : len(b.arena)]
+	lb.addKey(key)
+	if n > 0 {
+		// The new key decides where the waiting key's leaf hangs.
+		common := commonPrefixNibbles(lb.key(n-1), key)
+		lb.encodeLeaf(n-1, b.waitValue, b.waitBefore, common)
+		b.waitBefore = common
+		if n == leafChunk {
+			lb.finishChunk(n)
+			b.placeEncoded(lb, n, false)
+			lb.keepLast(n, common)
+		}
 	}
-	if cap(b.items) == 0 {
-		b.allocate()
-	}
-	b.items = append(b.items, pendingItem{key, value})
-	if len(b.items) == leafChunk {
-		b.placeItems(false)
+	if lend {
+		b.waitValue = value
+	} else {
+		b.carry = append(b.carry[:0], value...)
+		b.waitValue = b.carry
 	}
 	return nil
 }
 
-// allocate sizes the Builder's buffers for a chunk of typical keys and
-// values at once, instead of letting each grow by doubling: a fresh Builder
-// then allocates a few tens of kilobytes, once, and nothing per key.
-func (b *Builder) allocate() {
-	const typicalItem = 32 + 96 // a hashed key and an encoded account
-	b.items = make([]pendingItem, 0, leafChunk)
-	b.arena = make([]byte, 0, leafChunk*typicalItem)
-	b.leaves.leaves = make([]precomputedLeaf, 0, leafChunk)
-	b.leaves.common = make([]int, 0, leafChunk)
-	b.leaves.enc = make([]byte, 0, leafChunk*(typicalItem+8))
-	b.leaves.msgs = make([][]byte, 0, leafChunk)
-	b.leaves.owner = make([]int, 0, leafChunk)
-	b.leaves.sums = make([][32]byte, 0, leafChunk)
-	b.stack = make([]branch, 0, 16) // a million random keys need 7
+// allocate sizes the Builder's buffers once, from the first key and value,
+// instead of letting each grow by doubling: a fresh Builder then allocates
+// a few kilobytes, once, and nothing per key while keys and values keep
+// their size. Larger ones grow the buffers, once.
+func (b *Builder) allocate(key, value []byte) {
+	lb := &b.leaves
+	lb.keys = make([]byte, 0, (leafChunk+1)*len(key))
+	lb.slots = make([]leafSlot, 0, leafChunk+1)
+	lb.refs = make([]ref, 0, leafChunk+1)
+	// Leaf encodings wait for one hash call, or with onNode for the whole
+	// chunk; a leaf is the key, the value and a few header bytes.
+	leaves := hashGroup
+	if b.onNode != nil {
+		leaves = leafChunk
+	}
+	lb.enc = make([]byte, 0, leaves*(len(key)+len(value)+8))
+	lb.bottoms = make([]bottomBranch, 0, leafChunk/2) // each has two keys or more
+	b.carry = make([]byte, 0, len(value))
+	b.stack = make([]branch, 0, 8) // a million random keys need 7
 	b.enc = make([]byte, 0, 17*33+3)
 }
 
@@ -190,7 +216,7 @@ func (b *Builder) Hash() [32]byte {
 	if b.hashed {
 		return b.root
 	}
-	if len(b.items) == 0 {
+	if len(b.leaves.slots) == 0 {
 		b.root = EmptyRoot
 	} else {
 		b.root = b.finish().data // a hash: the root is never embedded
@@ -203,7 +229,17 @@ func (b *Builder) Hash() [32]byte {
 // reference to its top node, as the branch above it (if start > 0) stores
 // it.
 func (b *Builder) finish() ref {
-	b.placeItems(true)
+	lb := &b.leaves
+	n := len(lb.slots)
+	lb.encodeLeaf(n-1, b.waitValue, b.waitBefore, -1)
+	lb.finishChunk(n)
+	b.placeEncoded(lb, n, true)
+	return b.close()
+}
+
+// close closes the whole trie once its last key is placed by placeEncoded,
+// and returns the reference to its top node.
+func (b *Builder) close() ref {
 	if len(b.stack) == 0 {
 		b.hasPre = false
 		// A single key: one leaf holding the rest of the key.
@@ -212,7 +248,7 @@ func (b *Builder) finish() ref {
 	}
 	b.placeLast()
 	r := b.fold(b.start - 1)
-	if r.pending() || len(b.deferred.nodes) > 0 {
+	if r.pending() || b.deferred.n > 0 {
 		b.flushDeferred()
 		r = b.deferred.resolve(r)
 	}
@@ -256,15 +292,13 @@ func (b *Builder) placeLast() {
 		t.hasValue = true
 		return
 	}
+	// Its leaf was encoded for this branch: leafBatch.encodeLeaf hangs it
+	// from the deeper of the prefixes the key shares with its neighbours,
+	// which is where the deepest open branch is now.
 	n := nibble(b.last, t.depth)
-	if b.hasPre && b.pre.depth == t.depth {
-		t.children[n] = b.pre.ref
-		if b.pre.ref.n == 32 {
-			b.report(t.depth+1, b.pre.ref.data, b.pre.blob)
-		}
-	} else {
-		b.enc = appendLeaf(b.enc[:0], b.last, t.depth+1, b.lastValue)
-		t.children[n] = b.commit(b.enc, t.depth+1)
+	t.children[n] = b.pre.ref
+	if b.pre.ref.n == 32 {
+		b.report(t.depth+1, b.pre.ref.data, b.pre.blob)
 	}
 	b.hasPre = false
 	t.mask |= 1 << n
@@ -306,12 +340,12 @@ func (b *Builder) fold(depth int) ref {
 // that leads to it. It returns the reference the parent stores.
 func (b *Builder) closeBranch(br *branch, parent int) ref {
 	var r ref
-	if pre := &b.preBranch; pre.depth == br.depth && pre.depth >= 0 && pre.blob != nil {
+	if pre := &b.preBranch; b.hasPreBranch && pre.depth == br.depth {
 		r = pre.ref
 		if r.n == 32 {
 			b.report(br.depth, r.data, pre.blob)
 		}
-		pre.depth = -1
+		b.hasPreBranch = false
 	} else {
 		if br.hasPending() {
 			b.flushDeferred()

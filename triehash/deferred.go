@@ -6,7 +6,7 @@ import "github.com/keccakroot/keccakroot/fastkeccak"
 // parent is encoded, which happens when the parent closes, after all its
 // other children: so closed branches (and the extensions above them) wait
 // here, encoded, and are hashed together in one Sum256Batch call when a
-// parent needs one of them, when too many wait, or at the end. Their
+// parent needs one of them, when maxDeferred wait, or at the end. Their
 // parents hold a pending reference that the flush fills in. Only without
 // onNode: with it, nodes are hashed at once so that they are reported in
 // the order go-ethereum's StackTrie reports them.
@@ -15,8 +15,16 @@ import "github.com/keccakroot/keccakroot/fastkeccak"
 // holds the index of its node in deferredNodes.
 const pendingRef = 0xff
 
-// maxDeferred bounds the nodes waiting to be hashed.
-const maxDeferred = 64
+// maxDeferred bounds the nodes waiting to be hashed: one call of the widest
+// batch kernel. A parent closes, and so flushes the queue, after three or
+// four of its children on average (a million random keys), so a longer
+// queue would rarely fill and would only hold more encodings.
+const maxDeferred = 8
+
+// deferredArena is the size of the buffer the waiting encodings share: about
+// maxDeferred full branches of hashed children (532 bytes each). The queue
+// is flushed rather than the buffer grown, unless one node needs more.
+const deferredArena = 4 << 10
 
 func (r *ref) pending() bool { return r.n == pendingRef }
 
@@ -34,30 +42,29 @@ func (br *branch) hasPending() bool {
 // reference is stored: child nibble of the open branch stack[level], or
 // level -1 while its parent is not known yet.
 type deferredNode struct {
-	blob   []byte
-	level  int
+	end    int // of its encoding in arena; it starts where the one before ends
+	level  int32
 	nibble byte
-	hash   [32]byte
 }
 
 type deferredNodes struct {
-	nodes []deferredNode
+	nodes [maxDeferred]deferredNode
+	n     int
 	arena []byte
-	msgs  [][]byte
-	sums  [][32]byte
+	sums  [maxDeferred][32]byte // sums[i] is the hash of nodes[i], once flushed
 	// flushed is set once the nodes are hashed; they stay readable through
 	// resolve until the next node is deferred.
 	flushed bool
 }
 
 func (d *deferredNodes) reset() {
-	d.nodes, d.arena, d.flushed = d.nodes[:0], d.arena[:0], false
+	d.n, d.arena, d.flushed = 0, d.arena[:0], false
 }
 
 // at records where the pending reference r was stored.
 func (d *deferredNodes) at(r ref, level int, nibble byte) {
 	n := &d.nodes[pendingIndex(r)]
-	n.level, n.nibble = level, nibble
+	n.level, n.nibble = int32(level), nibble
 }
 
 // resolve returns r with its hash, after a flush.
@@ -65,7 +72,7 @@ func (d *deferredNodes) resolve(r ref) ref {
 	if !r.pending() {
 		return r
 	}
-	return ref{n: 32, data: d.nodes[pendingIndex(r)].hash}
+	return ref{n: 32, data: d.sums[pendingIndex(r)]}
 }
 
 func pendingIndex(r ref) int {
@@ -79,16 +86,19 @@ func (b *Builder) commitDeferred(blob []byte, pathLen int) ref {
 		return b.commit(blob, pathLen)
 	}
 	d := &b.deferred
-	if len(d.nodes) == maxDeferred {
+	if d.n == maxDeferred || len(d.arena)+len(blob) > cap(d.arena) {
 		b.flushDeferred()
 	}
 	if d.flushed {
 		d.reset()
 	}
-	start := len(d.arena)
+	if cap(d.arena) == 0 {
+		d.arena = make([]byte, 0, max(deferredArena, len(blob)))
+	}
 	d.arena = append(d.arena, blob...)
-	i := len(d.nodes)
-	d.nodes = append(d.nodes, deferredNode{blob: d.arena[start:len(d.arena):len(d.arena)], level: -1})
+	i := d.n
+	d.nodes[i] = deferredNode{end: len(d.arena), level: -1}
+	d.n++
 	return ref{n: pendingRef, data: [32]byte{byte(i), byte(i >> 8), byte(i >> 16)}}
 }
 
@@ -97,23 +107,19 @@ func (b *Builder) commitDeferred(blob []byte, pathLen int) ref {
 // resolve until the next node is deferred.
 func (b *Builder) flushDeferred() {
 	d := &b.deferred
-	if len(d.nodes) == 0 || d.flushed {
+	if d.n == 0 || d.flushed {
 		return
 	}
-	d.msgs = d.msgs[:0]
-	for i := range d.nodes {
-		d.msgs = append(d.msgs, d.nodes[i].blob)
+	var msgs [maxDeferred][]byte
+	start := 0
+	for i, n := range d.nodes[:d.n] {
+		msgs[i] = d.arena[start:n.end:n.end]
+		start = n.end
 	}
-	if cap(d.sums) < len(d.msgs) {
-		d.sums = make([][32]byte, len(d.msgs), maxDeferred)
-	}
-	d.sums = d.sums[:len(d.msgs)]
-	fastkeccak.Sum256Batch(d.sums, d.msgs)
-	for i := range d.nodes {
-		n := &d.nodes[i]
-		n.hash = d.sums[i]
+	fastkeccak.Sum256Batch(d.sums[:d.n], msgs[:d.n])
+	for i, n := range d.nodes[:d.n] {
 		if n.level >= 0 {
-			b.stack[n.level].children[n.nibble] = ref{n: 32, data: n.hash}
+			b.stack[n.level].children[n.nibble] = ref{n: 32, data: d.sums[i]}
 		}
 	}
 	d.flushed = true

@@ -5,213 +5,288 @@ import "github.com/keccakroot/keccakroot/fastkeccak"
 // Leaves are most of a trie's hashed nodes, and they do not depend on each
 // other: where a key's leaf hangs, and so its encoding, depends only on the
 // prefixes the key shares with its two neighbours. The Builder therefore
-// takes keys a chunk at a time, encodes the chunk's leaves together and
-// hashes them in one fastkeccak.Sum256Batch call, which runs several
-// permutations at once in SIMD lanes where the CPU has a batch kernel. Then
-// it places the keys one by one exactly as without the chunk, reporting each
-// leaf to onNode where it would have, so the node stream keeps its order.
+// encodes each key's leaf as soon as the key after it arrives, and hashes
+// the encodings hashGroup at a time in one fastkeccak.Sum256Batch call,
+// which runs several permutations at once in SIMD lanes where the CPU has a
+// batch kernel. It places the keys a chunk at a time, one by one exactly as
+// without the chunk, reporting each leaf to onNode where it would have, so
+// the node stream keeps its order.
+//
+// Memory is what bounds both numbers. A chunk holds, per key, only the key,
+// its reference (hash or embedded node) and a few offsets; the encodings
+// are dropped once hashed unless onNode must see them at placement. That
+// keeps a Builder's footprint below go-ethereum's StackTrie's.
 
 // leafChunk is how many keys the Builder holds before placing them: enough
-// to fill the batch kernel's lanes several times over, small enough to keep
-// the Builder's memory bounded by a constant.
+// that most runs of leaves under one branch fall inside a chunk (see
+// encodeBottomBranches), few enough that the chunk is a few kilobytes.
 const leafChunk = 64
 
-// pendingItem is an accepted key and its value, not yet placed.
-type pendingItem struct{ key, value []byte }
+// hashGroup is how many encodings wait for one Sum256Batch call: two calls
+// of the widest batch kernel (8 lanes), so the per-call set-up is shared.
+const hashGroup = 16
 
-// precomputedLeaf is a key's leaf, encoded and hashed ahead: the reference
-// its branch stores, the encoding for onNode, and the depth of the branch
-// it was encoded for.
-type precomputedLeaf struct {
+// leafSlot describes one key of a chunk. Offsets are ends: each key, blob
+// and value starts where the one of the slot before ends.
+type leafSlot struct {
+	keyEnd uint32 // in keys; keys are at most MaxKeyLength bytes
+	// depth is that of the branch the key's leaf hangs from; -1 if it has
+	// no leaf: it ends at that branch (it is a prefix of the next key), or
+	// it is the only key of the trie. Its value is then kept in values.
+	depth int16
+	// common is the number of nibbles the key shares with the next one,
+	// -1 for the last key of the trie.
+	common   int16
+	blobEnd  int // in enc, if blobs are kept
+	valueEnd int // in values
+}
+
+// precomputedNode is a node encoded and hashed ahead of its placement: the
+// reference its parent stores, its encoding for onNode (nil unless blobs
+// are kept) and its depth (for a leaf, that of the branch it hangs from).
+type precomputedNode struct {
 	ref   ref
 	blob  []byte
 	depth int
 }
 
-// leafBatch is the reused scratch of one chunk.
+// bottomBranch is a branch whose children are all leaves of the chunk:
+// it is finished as soon as its keys are known, so it is encoded and hashed
+// with the leaves. It closes when its last key, slot last, is placed.
+type bottomBranch struct {
+	blobStart, blobEnd int // in enc, if blobs are kept
+	last               int32
+	depth              int16
+	ref                ref
+}
+
+// leafBatch is the reused state of one chunk of keys.
 type leafBatch struct {
-	common []int             // common[i]: nibbles items i and i+1 share
-	leaves []precomputedLeaf // by item
-	enc    []byte            // the chunk's leaf encodings, back to back
-	msgs   [][]byte          // the encodings to hash
-	owner  []int             // the item of each of msgs
-	sums   [][32]byte
-
-	// bottom[i] is the branch whose last key is item i, if all its
-	// children are leaves of this chunk (depth -1 otherwise): such a
-	// branch is finished as soon as its keys are known, so it is encoded
-	// and hashed here too, in a second batch.
-	bottom  []precomputedLeaf
-	benc    []byte
-	scratch branch
+	// keepBlobs keeps every encoding until the chunk is placed, for onNode.
+	// Without it an encoding is dropped once hashed.
+	keepBlobs bool
+	// first is the prefix the chunk's first key shares with the key before
+	// it, -1 for none.
+	first   int
+	keys    []byte
+	slots   []leafSlot
+	refs    []ref // refs[i]: how slot i's leaf is referenced
+	values  []byte
+	enc     []byte
+	bottoms []bottomBranch
+	queue   hashQueue
 }
 
-// placeItems places the pending items in the trie. Unless final, the last
-// item stays pending, since its leaf depends on the key after it.
-func (b *Builder) placeItems(final bool) {
-	m := len(b.items)
-	if m == 0 {
+// hashQueue holds encodings waiting for one Sum256Batch call, and whose
+// reference each hash goes to.
+type hashQueue struct {
+	msgs  [hashGroup][]byte
+	owner [hashGroup]int32 // a slot, or ^i for bottoms[i]
+	n     int
+}
+
+func (lb *leafBatch) reset() {
+	lb.keys, lb.slots, lb.refs = lb.keys[:0], lb.slots[:0], lb.refs[:0]
+	lb.values, lb.enc, lb.bottoms = lb.values[:0], lb.enc[:0], lb.bottoms[:0]
+	clear(lb.queue.msgs[:lb.queue.n])
+	lb.queue.n = 0
+	lb.first = -1
+}
+
+// addKey appends a key to the chunk; its leaf is encoded later, by
+// encodeLeaf.
+func (lb *leafBatch) addKey(key []byte) {
+	lb.keys = append(lb.keys, key...)
+	lb.slots = append(lb.slots, leafSlot{keyEnd: uint32(len(lb.keys))})
+	lb.refs = append(lb.refs, ref{})
+}
+
+// key returns the key of slot i.
+func (lb *leafBatch) key(i int) []byte {
+	start := uint32(0)
+	if i > 0 {
+		start = lb.slots[i-1].keyEnd
+	}
+	end := lb.slots[i].keyEnd
+	return lb.keys[start:end:end]
+}
+
+// keepLast makes slot n, the chunk's last key, the first of the next chunk,
+// once the n slots before it are placed. before is the prefix it shares
+// with the key before it.
+func (lb *leafBatch) keepLast(n, before int) {
+	k := copy(lb.keys, lb.key(n))
+	lb.reset()
+	lb.keys = lb.keys[:k]
+	lb.slots = append(lb.slots, leafSlot{keyEnd: uint32(k)})
+	lb.refs = append(lb.refs, ref{})
+	lb.first = before
+}
+
+// encodeLeaf encodes the leaf of slot i, whose key shares before nibbles
+// with the key before it and after with the key after it (-1 for none), and
+// queues it for hashing.
+func (lb *leafBatch) encodeLeaf(i int, value []byte, before, after int) {
+	s := &lb.slots[i]
+	s.common = int16(after)
+	key := lb.key(i)
+	depth := max(before, after)
+	if depth < 0 || depth == 2*len(key) {
+		s.depth = -1
+		lb.values = append(lb.values, value...)
+		s.valueEnd, s.blobEnd = len(lb.values), len(lb.enc)
 		return
 	}
-	placed := m - 1
-	if final {
-		placed = m
-	}
-	// before is the prefix the first item shares with the key before it:
-	// the depth of the deepest open branch.
-	before := -1
-	if len(b.stack) > 0 {
-		before = b.top().depth
-	}
-	b.leaves.encode(b.items, placed, before)
-	b.placeEncoded(b.items, &b.leaves, placed)
-	if final {
-		// The last item is placed by finish, with its precomputed leaf.
-		b.items = b.items[:0]
-		return
-	}
-	// Keep the waiting item, copying it out of the arena, which is reused.
-	last := b.items[m-1]
-	if len(b.arena) > 0 {
-		b.carry = append(append(b.carry[:0], last.key...), last.value...)
-		last = pendingItem{
-			key:   b.carry[:len(last.key):len(last.key)],
-			value: b.carry[len(last.key):],
-		}
-		b.arena = b.arena[:0]
-	}
-	b.items = append(b.items[:0], last)
+	s.depth = int16(depth)
+	start := len(lb.enc)
+	lb.enc = appendLeaf(lb.enc, key, depth+1, value)
+	s.valueEnd, s.blobEnd = len(lb.values), len(lb.enc)
+	lb.commitNode(lb.enc[start:len(lb.enc):len(lb.enc)], &lb.refs[i], int32(i))
 }
 
-// placeEncoded places the first n of items, whose leaves lb holds; an item
-// that is not the last is followed by the closing of what the next key
-// cannot reach.
-func (b *Builder) placeEncoded(items []pendingItem, lb *leafBatch, n int) {
-	for i := range n {
-		b.last, b.lastValue = items[i].key, items[i].value
-		b.pre, b.hasPre = lb.leaves[i], lb.leaves[i].depth >= 0
-		b.preBranch = lb.bottom[i]
-		if i < len(items)-1 {
-			b.advance(lb.common[i])
-		}
-		b.preBranch.depth = -1
-	}
-}
-
-// encode computes, for the first n of items, the depth of the branch each
-// leaf hangs from, encodes the leaves and hashes those of 32 bytes or more in
-// one batch; before is the prefix the first item shares with the key before
-// it (-1 for none). A key that ends at its branch (a prefix of the next key)
-// has no leaf, and neither has the only key of a trie: those get depth -1
-// and are placed the ordinary way. It reads only items and lb, so the
+// encodeChunk encodes the leaves of the first n of the chunk's keys, value
+// by value, and finishes the chunk; before is the prefix the first key
+// shares with the key before it. It reads and writes only lb, so the
 // parallel builder runs it on workers.
-func (lb *leafBatch) encode(items []pendingItem, n, before int) {
-	m := len(items)
-	first := before
-	lb.common = lb.common[:0]
-	lb.leaves = lb.leaves[:0]
-	lb.enc = lb.enc[:0]
-	lb.msgs = lb.msgs[:0]
-	lb.owner = lb.owner[:0]
+func (lb *leafBatch) encodeChunk(values [][]byte, n, before int) {
+	lb.first = before
 	for i := range n {
 		after := -1
-		if i+1 < m {
-			after = commonPrefixNibbles(items[i].key, items[i+1].key)
-			lb.common = append(lb.common, after)
+		if i+1 < len(lb.slots) {
+			after = commonPrefixNibbles(lb.key(i), lb.key(i+1))
 		}
-		depth := max(before, after)
+		lb.encodeLeaf(i, values[i], before, after)
 		before = after
-		key := items[i].key
-		if depth < 0 || depth == 2*len(key) {
-			lb.leaves = append(lb.leaves, precomputedLeaf{depth: -1})
-			continue
-		}
-		start := len(lb.enc)
-		lb.enc = appendLeaf(lb.enc, key, depth+1, items[i].value)
-		blob := lb.enc[start:len(lb.enc):len(lb.enc)]
-		leaf := precomputedLeaf{blob: blob, depth: depth}
-		if len(blob) < 32 {
-			leaf.ref.n = uint8(copy(leaf.ref.data[:], blob))
-		} else {
-			leaf.ref.n = 32
-			lb.msgs = append(lb.msgs, blob)
-			lb.owner = append(lb.owner, i)
-		}
-		lb.leaves = append(lb.leaves, leaf)
 	}
-	lb.hashBatch(lb.leaves)
-	lb.encodeBottomBranches(items, n, first)
-	lb.hashBatch(lb.bottom)
+	lb.finishChunk(n)
 }
 
-// hashBatch hashes the encodings queued in msgs, in one Sum256Batch call,
-// into the references of nodes[owner].
-func (lb *leafBatch) hashBatch(nodes []precomputedLeaf) {
-	if len(lb.msgs) > 0 {
-		if cap(lb.sums) < len(lb.msgs) {
-			lb.sums = make([][32]byte, len(lb.msgs), max(len(lb.msgs), leafChunk))
-		}
-		lb.sums = lb.sums[:len(lb.msgs)]
-		fastkeccak.Sum256Batch(lb.sums, lb.msgs)
-		for k, i := range lb.owner {
-			nodes[i].ref.data = lb.sums[k]
-		}
-	}
-	lb.msgs, lb.owner = lb.msgs[:0], lb.owner[:0]
+// finishChunk hashes what is left of the first n slots' leaves, then finds,
+// encodes and hashes their bottom branches.
+func (lb *leafBatch) finishChunk(n int) {
+	lb.flushHashes()
+	lb.encodeBottomBranches(n)
+	lb.flushHashes()
 }
 
-// encodeBottomBranches finds the runs of items whose leaves all hang from
-// one branch and that no other key reaches (the prefix the run shares with
-// the keys around it is shorter than the one inside), and encodes each
-// such branch, queueing for hashing those of 32 bytes or more. first is
-// the prefix the first item shares with the key before it.
-func (lb *leafBatch) encodeBottomBranches(items []pendingItem, n, first int) {
-	lb.bottom = lb.bottom[:0]
-	lb.benc = lb.benc[:0]
-	for range n {
-		lb.bottom = append(lb.bottom, precomputedLeaf{depth: -1})
+// commitNode sets *r to the reference of an encoded node: the encoding
+// itself if under 32 bytes, else its hash, queued for owner.
+func (lb *leafBatch) commitNode(blob []byte, r *ref, owner int32) {
+	if len(blob) < 32 {
+		r.n = uint8(copy(r.data[:], blob))
+		return
 	}
-	for i := 0; i < n; {
-		if i >= len(lb.common) {
-			break
+	r.n = 32
+	q := &lb.queue
+	q.msgs[q.n], q.owner[q.n] = blob, owner
+	q.n++
+	if q.n == hashGroup {
+		lb.flushHashes()
+	}
+}
+
+// flushHashes hashes the queued encodings into their references. Unless
+// blobs are kept, the encodings are dropped: nothing reads them again.
+func (lb *leafBatch) flushHashes() {
+	q := &lb.queue
+	if q.n > 0 {
+		var sums [hashGroup][32]byte
+		fastkeccak.Sum256Batch(sums[:q.n], q.msgs[:q.n])
+		for k, o := range q.owner[:q.n] {
+			if o >= 0 {
+				lb.refs[o].data = sums[k]
+			} else {
+				lb.bottoms[^o].ref.data = sums[k]
+			}
 		}
-		d := lb.common[i]
+		// The queue must not keep an encoding buffer alive once enc has
+		// moved to a larger one.
+		clear(q.msgs[:q.n])
+		q.n = 0
+	}
+	if !lb.keepBlobs {
+		lb.enc = lb.enc[:0]
+	}
+}
+
+// encodeBottomBranches finds, among the first n slots, the runs of keys
+// whose leaves all hang from one branch that no other key reaches (the
+// prefix the run shares with the keys around it is shorter than the one
+// inside), and encodes each such branch, queueing for hashing those of 32
+// bytes or more.
+func (lb *leafBatch) encodeBottomBranches(n int) {
+	// Slots that know the key after them: all but the trie's last.
+	known := n
+	if n > 0 && lb.slots[n-1].common < 0 {
+		known = n - 1
+	}
+	var br branch
+	for i := 0; i < known; {
+		d := lb.slots[i].common
 		j := i + 1
-		for j < len(lb.common) && lb.common[j] == d {
+		for j < known && lb.slots[j].common == d {
 			j++
 		}
-		// Items i..j share exactly d nibbles pairwise; the branch is
+		// Slots i..j share exactly d nibbles pairwise; the branch is
 		// complete if the keys on both sides share fewer, if every leaf
 		// of the run was encoded here (j < n) and hangs at d.
-		prev := first
+		prev := lb.first
 		if i > 0 {
-			prev = lb.common[i-1]
+			prev = int(lb.slots[i-1].common)
 		}
-		complete := j < n && j < len(lb.common) && prev < d && lb.common[j] < d
+		complete := j < known && prev < int(d) && lb.slots[j].common < d
 		for k := i; complete && k <= j; k++ {
-			complete = lb.leaves[k].depth == d
+			complete = lb.slots[k].depth == d
 		}
 		if complete {
-			br := &lb.scratch
-			br.depth, br.mask, br.hasValue = d, 0, false
+			br.depth, br.mask, br.hasValue = int(d), 0, false
 			for k := i; k <= j; k++ {
-				nib := nibble(items[k].key, d)
-				br.children[nib] = lb.leaves[k].ref
+				nib := nibble(lb.key(k), int(d))
+				br.children[nib] = lb.refs[k]
 				br.mask |= 1 << nib
 			}
-			start := len(lb.benc)
-			lb.benc = appendBranch(lb.benc, br)
-			blob := lb.benc[start:len(lb.benc):len(lb.benc)]
-			node := precomputedLeaf{blob: blob, depth: d}
-			if len(blob) < 32 {
-				node.ref.n = uint8(copy(node.ref.data[:], blob))
-			} else {
-				node.ref.n = 32
-				lb.msgs = append(lb.msgs, blob)
-				lb.owner = append(lb.owner, j)
-			}
-			lb.bottom[j] = node
+			start := len(lb.enc)
+			lb.enc = appendBranch(lb.enc, &br)
+			lb.bottoms = append(lb.bottoms, bottomBranch{
+				blobStart: start, blobEnd: len(lb.enc), last: int32(j), depth: d,
+			})
+			last := len(lb.bottoms) - 1
+			lb.commitNode(lb.enc[start:len(lb.enc):len(lb.enc)], &lb.bottoms[last].ref, int32(^last))
 		}
 		i = j
+	}
+}
+
+// placeEncoded places the first n slots of lb, whose leaves are encoded and
+// hashed; unless final, each is followed by the closing of what the next
+// key cannot reach.
+func (b *Builder) placeEncoded(lb *leafBatch, n int, final bool) {
+	blobStart, valueStart, bottom := 0, 0, 0
+	for i := range n {
+		s := &lb.slots[i]
+		b.last = lb.key(i)
+		b.hasPre = s.depth >= 0
+		if b.hasPre {
+			b.pre = precomputedNode{ref: lb.refs[i], depth: int(s.depth)}
+			if lb.keepBlobs {
+				b.pre.blob = lb.enc[blobStart:s.blobEnd]
+			}
+		} else {
+			b.lastValue = lb.values[valueStart:s.valueEnd]
+		}
+		blobStart, valueStart = s.blobEnd, s.valueEnd
+		if bottom < len(lb.bottoms) && int(lb.bottoms[bottom].last) == i {
+			bb := &lb.bottoms[bottom]
+			b.preBranch = precomputedNode{ref: bb.ref, depth: int(bb.depth)}
+			if lb.keepBlobs {
+				b.preBranch.blob = lb.enc[bb.blobStart:bb.blobEnd]
+			}
+			b.hasPreBranch = true
+			bottom++
+		}
+		if !final || i < n-1 {
+			b.advance(int(s.common))
+		}
+		b.hasPreBranch = false
 	}
 }

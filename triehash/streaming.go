@@ -41,37 +41,41 @@ type ParallelBuilder struct {
 // parallelChunk is the number of keys in a chunk of a ParallelBuilder.
 // Measured with 1M accounts on two cores: 256 keys give 4.5 times
 // StackTrie, 1,024 give 5, 4,096 give 5.2 to 6.3; with 2·workers+2 chunks
-// in flight that is tens of megabytes, however many keys there are.
+// in flight that is a few megabytes (about 6 MB of live heap with two
+// workers, BenchmarkSortedAccountsMemory), however many keys there are.
 const parallelChunk = 4096
 
 // chunk is a run of consecutive keys. Its first item repeats the last of
 // the chunk before, whose leaf could not be encoded until this chunk's first
 // key was known.
 type chunk struct {
-	items  []pendingItem
+	leaves leafBatch // the keys, then their leaves
+	values [][]byte  // values[i] is the value of key i, in arena
 	arena  []byte
 	before int  // prefix the first item shares with the key before it
 	final  bool // the last chunk: its last item is placed too
-	leaves leafBatch
 	ready  chan struct{}
 }
 
 // placed is the number of the chunk's items its leaves are encoded for.
 func (c *chunk) placed() int {
 	if c.final {
-		return len(c.items)
+		return len(c.values)
 	}
-	return len(c.items) - 1
+	return len(c.values) - 1
 }
 
 func (c *chunk) add(key, value []byte) {
+	c.leaves.addKey(key)
 	start := len(c.arena)
-	c.arena = append(c.arena, key...)
 	c.arena = append(c.arena, value...)
-	c.items = append(c.items, pendingItem{
-		key:   c.arena[start : start+len(key) : start+len(key)],
-		value: c.arena[start+len(key) : len(c.arena) : len(c.arena)],
-	})
+	c.values = append(c.values, c.arena[start:len(c.arena):len(c.arena)])
+}
+
+// recycle empties the chunk for the next keys.
+func (c *chunk) recycle() {
+	c.leaves.reset()
+	c.values, c.arena, c.final = c.values[:0], c.arena[:0], false
 }
 
 // NewParallelBuilder returns an empty ParallelBuilder that encodes leaves on
@@ -88,14 +92,15 @@ func (p *ParallelBuilder) start() {
 	inFlight := 2*p.workers + 2
 	for len(p.chunks) < inFlight {
 		p.chunks = append(p.chunks, &chunk{
-			items: make([]pendingItem, 0, p.chunkSize+1),
-			arena: make([]byte, 0, (p.chunkSize+1)*128),
-			ready: make(chan struct{}, 1),
+			values: make([][]byte, 0, p.chunkSize+1),
+			arena:  make([]byte, 0, (p.chunkSize+1)*96),
+			ready:  make(chan struct{}, 1),
 		})
 	}
 	p.free = make(chan *chunk, inFlight)
 	for _, c := range p.chunks {
-		c.items, c.arena, c.final = c.items[:0], c.arena[:0], false
+		c.recycle()
+		c.leaves.keepBlobs = p.onNode != nil
 		p.free <- c
 	}
 	p.work = make(chan *chunk, inFlight)
@@ -104,7 +109,7 @@ func (p *ParallelBuilder) start() {
 	for range p.workers {
 		go func(work <-chan *chunk) {
 			for c := range work {
-				c.leaves.encode(c.items, c.placed(), c.before)
+				c.leaves.encodeChunk(c.values, c.placed(), c.before)
 				c.ready <- struct{}{}
 			}
 		}(p.work)
@@ -122,19 +127,19 @@ func (p *ParallelBuilder) place(ordered <-chan *chunk, free chan<- *chunk, resul
 	any := false
 	for c := range ordered {
 		<-c.ready
-		if len(c.items) > 0 {
+		if len(c.values) > 0 {
 			any = true
-			b.placeEncoded(c.items, &c.leaves, c.placed())
+			b.placeEncoded(&c.leaves, c.placed(), c.final)
 		}
 		if c.final {
 			if any {
-				result <- b.finish().data
+				result <- b.close().data
 			} else {
 				result <- EmptyRoot
 			}
 			continue
 		}
-		c.items, c.arena = c.items[:0], c.arena[:0]
+		c.recycle()
 		free <- c
 	}
 }
@@ -169,20 +174,20 @@ func (p *ParallelBuilder) Update(key, value []byte) error {
 		}
 	}
 	p.cur.add(key, value)
-	p.prev = p.cur.items[len(p.cur.items)-1].key
-	if len(p.cur.items) > p.chunkSize {
+	p.prev = p.cur.leaves.key(len(p.cur.values) - 1)
+	if len(p.cur.values) > p.chunkSize {
 		// The chunk's last key moves on to the next chunk, where the key
 		// after it decides its leaf.
 		// Copy it before the full chunk is handed over: from then on the
 		// placer may recycle it.
 		full := p.cur
-		n := len(full.items)
+		n := len(full.values)
 		next := <-p.free
-		next.before = commonPrefixNibbles(full.items[n-2].key, full.items[n-1].key)
-		next.add(full.items[n-1].key, full.items[n-1].value)
+		next.before = commonPrefixNibbles(full.leaves.key(n-2), full.leaves.key(n-1))
+		next.add(full.leaves.key(n-1), full.values[n-1])
 		p.dispatch(false)
 		p.cur = next
-		p.prev = next.items[0].key
+		p.prev = next.leaves.key(0)
 	}
 	return nil
 }
