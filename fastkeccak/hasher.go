@@ -207,10 +207,9 @@ func digest(a *[25]uint64) [32]byte {
 	return d
 }
 
-// copyOut copies output bytes of the state, starting at byte offset off of
-// the rate part, into out, and returns how many it copied: up to the end of
-// out or of the rate, whichever comes first.
-func copyOut(out []byte, a *[25]uint64, off int) int {
+// copyOutLanes is copyOut lane by lane, for any byte order: FIPS 202 reads
+// the state's lanes as little-endian words.
+func copyOutLanes(out []byte, a *[25]uint64, off int) int {
 	k := min(len(out), rate-off)
 	out = out[:k]
 	for len(out) > 0 {
