@@ -174,6 +174,10 @@ func BenchmarkBatchKernelCall(b *testing.B) {
 			for b.Loop() {
 				absorb(&a, block[:blocks*rate])
 			}
+			var got, want [25]uint64
+			absorb(&got, block[:blocks*rate])
+			absorbGeneric(&want, block[:blocks*rate])
+			checkState(b, &got, &want)
 		})
 	}
 }

@@ -194,6 +194,10 @@ func BenchmarkKernel(b *testing.B) {
 			for b.Loop() {
 				k.absorb(&a, data)
 			}
+			var got, want [25]uint64
+			k.absorb(&got, data)
+			absorbGeneric(&want, data)
+			checkState(b, &got, &want)
 		})
 	}
 	b.Run("impl=geth", func(b *testing.B) {
@@ -203,6 +207,9 @@ func BenchmarkKernel(b *testing.B) {
 			h.Reset()
 			h.Write(data)
 		}
+		var got [32]byte
+		h.Read(got[:])
+		checkDigest(b, got[:], referenceDigest(data, 32))
 	})
 }
 
@@ -216,6 +223,10 @@ func BenchmarkPermute(b *testing.B) {
 			for b.Loop() {
 				k.permute(&a)
 			}
+			got, want := [25]uint64{0: 1}, [25]uint64{0: 1}
+			k.permute(&got)
+			keccakF1600Generic(&want)
+			checkState(b, &got, &want)
 		})
 	}
 }

@@ -171,6 +171,10 @@ func BenchmarkKeccakF1600SHA3(b *testing.B) {
 	for b.Loop() {
 		keccakF1600SHA3(&a)
 	}
+	got, want := [25]uint64{0: 1}, [25]uint64{0: 1}
+	keccakF1600SHA3(&got)
+	keccakF1600Generic(&want)
+	checkState(b, &got, &want)
 }
 
 func BenchmarkAbsorbBlocksSHA3(b *testing.B) {
@@ -183,4 +187,8 @@ func BenchmarkAbsorbBlocksSHA3(b *testing.B) {
 	for b.Loop() {
 		absorbBlocksSHA3(&a, p)
 	}
+	var got, want [25]uint64
+	absorbBlocksSHA3(&got, p)
+	absorbGeneric(&want, p)
+	checkState(b, &got, &want)
 }
