@@ -59,3 +59,29 @@ func gethBodyMatches(b *types.Block) bool {
 	return h.WithdrawalsHash == nil ||
 		types.DeriveSha(b.Withdrawals(), trie.NewStackTrie(nil)) == *h.WithdrawalsHash
 }
+
+// FuzzTxHash decodes its input as go-ethereum decodes a transaction (a
+// legacy RLP list, or a type byte and its payload) and checks that TxHash,
+// which reads the decoded fields in place, gives tx.Hash(). The seeds are
+// every transaction of the generated chains, of every type.
+func FuzzTxHash(f *testing.F) {
+	for _, cb := range mustTestChain(f) {
+		for _, tx := range cb.block.Transactions() {
+			raw, err := tx.MarshalBinary()
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(raw)
+		}
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var tx types.Transaction
+		if tx.UnmarshalBinary(raw) != nil {
+			return
+		}
+		// TxHash first: tx.Hash() caches its result in tx.
+		if got, want := TxHash(&tx), tx.Hash(); got != want {
+			t.Fatalf("TxHash %x, go-ethereum %x, for %x", got, want, raw)
+		}
+	})
+}
