@@ -1,0 +1,107 @@
+package adapter
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+)
+
+// interleaveRun is how many calls of one implementation run before the
+// other's turn in BenchmarkInterleaved.
+const interleaveRun = 64
+
+// interleavedCase is one hash as keccakroot and go-ethereum compute it;
+// the functions take the index of the call within a turn.
+type interleavedCase struct {
+	name      string
+	prepare   func() // before go-ethereum's turn, untimed
+	ours, eth func(i int) common.Hash
+	want      common.Hash
+}
+
+// BenchmarkInterleaved measures the hashes of BenchmarkHeaderHash,
+// BenchmarkTxHash and BenchmarkKeccak256Hash with keccakroot and
+// go-ethereum taking turns every interleaveRun calls inside one benchmark,
+// and reports each one's time per call and the speed-up as metrics. The
+// side-by-side benchmarks run one implementation after the other, so on a
+// shared host a burst of load can land on one of them; here it lands on
+// both alike. Summarise with
+//
+//	benchstat -filter '.unit:speedup' file
+//
+// go-ethereum caches a transaction's hash, so its TxHash calls get
+// transactions decoded afresh before each turn, outside the timed part.
+func BenchmarkInterleaved(b *testing.B) {
+	header := benchHeader()
+	data := make([]byte, 32)
+	cases := []interleavedCase{
+		{
+			name: "op=HeaderHash",
+			ours: func(int) common.Hash { return HeaderHash(header) },
+			eth:  func(int) common.Hash { return header.Hash() },
+			want: header.Hash(),
+		},
+		{
+			name: "op=Keccak256Hash/size=64",
+			ours: func(int) common.Hash { return Keccak256Hash(data, data) },
+			eth:  func(int) common.Hash { return crypto.Keccak256Hash(data, data) },
+			want: crypto.Keccak256Hash(data, data),
+		},
+	}
+	for _, c := range []struct {
+		name string
+		typ  byte
+	}{{"op=TxHash/type=dynamic-fee", types.DynamicFeeTxType}, {"op=TxHash/type=legacy", types.LegacyTxType}} {
+		tx := benchTx(c.typ)
+		raw, err := tx.MarshalBinary()
+		if err != nil {
+			b.Fatal(err)
+		}
+		fresh := make([]types.Transaction, interleaveRun)
+		cases = append(cases, interleavedCase{
+			name: c.name,
+			prepare: func() {
+				for i := range fresh {
+					fresh[i] = types.Transaction{}
+					if err := fresh[i].UnmarshalBinary(raw); err != nil {
+						b.Fatal(err)
+					}
+				}
+			},
+			ours: func(int) common.Hash { return TxHash(tx) },
+			eth:  func(i int) common.Hash { return fresh[i].Hash() },
+			want: tx.Hash(),
+		})
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			var oursTime, ethTime time.Duration
+			var ours, eth common.Hash
+			calls := 0
+			for b.Loop() {
+				start := time.Now()
+				for i := range interleaveRun {
+					ours = c.ours(i)
+				}
+				oursTime += time.Since(start)
+				if c.prepare != nil {
+					c.prepare()
+				}
+				start = time.Now()
+				for i := range interleaveRun {
+					eth = c.eth(i)
+				}
+				ethTime += time.Since(start)
+				calls += interleaveRun
+			}
+			b.ReportMetric(float64(oursTime.Nanoseconds())/float64(calls), "ns/call-keccakroot")
+			b.ReportMetric(float64(ethTime.Nanoseconds())/float64(calls), "ns/call-go-ethereum")
+			b.ReportMetric(float64(ethTime)/float64(oursTime), "speedup")
+			checkResult(b, ours, c.want)
+			checkResult(b, eth, c.want)
+		})
+	}
+}
