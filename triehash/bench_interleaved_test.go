@@ -24,35 +24,31 @@ func BenchmarkSortedAccountsInterleaved(b *testing.B) {
 		b.Run(fmt.Sprintf("keys=%d", n), func(b *testing.B) {
 			builder := NewBuilder(nil)
 			parallel := NewParallelBuilder(nil, 0)
+			// updateAll feeds the sorted accounts to a builder.
+			updateAll := func(u trieUpdater) {
+				for i := range s.sortedKeys {
+					if err := u.Update(s.sortedKeys[i], s.sortedValues[i]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
 			builds := []struct {
 				name string
 				root func() [32]byte
 			}{
 				{"go-ethereum", func() [32]byte {
 					st := trie.NewStackTrie(nil)
-					for i := range s.sortedKeys {
-						if err := st.Update(s.sortedKeys[i], s.sortedValues[i]); err != nil {
-							b.Fatal(err)
-						}
-					}
+					updateAll(st)
 					return st.Hash()
 				}},
 				{"keccakroot", func() [32]byte {
 					builder.Reset()
-					for i := range s.sortedKeys {
-						if err := builder.Update(s.sortedKeys[i], s.sortedValues[i]); err != nil {
-							b.Fatal(err)
-						}
-					}
+					updateAll(builder)
 					return builder.Hash()
 				}},
 				{"keccakroot-parallel", func() [32]byte {
 					parallel.Reset()
-					for i := range s.sortedKeys {
-						if err := parallel.Update(s.sortedKeys[i], s.sortedValues[i]); err != nil {
-							b.Fatal(err)
-						}
-					}
+					updateAll(parallel)
 					return parallel.Hash()
 				}},
 			}
