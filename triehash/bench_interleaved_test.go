@@ -24,31 +24,23 @@ func BenchmarkSortedAccountsInterleaved(b *testing.B) {
 		b.Run(fmt.Sprintf("keys=%d", n), func(b *testing.B) {
 			builder := NewBuilder(nil)
 			parallel := NewParallelBuilder(nil, 0)
-			// updateAll feeds the sorted accounts to a builder.
-			updateAll := func(u trieUpdater) {
-				for i := range s.sortedKeys {
-					if err := u.Update(s.sortedKeys[i], s.sortedValues[i]); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
 			builds := []struct {
 				name string
 				root func() [32]byte
 			}{
 				{"go-ethereum", func() [32]byte {
 					st := trie.NewStackTrie(nil)
-					updateAll(st)
+					feed(b, st, s.sortedKeys, s.sortedValues)
 					return st.Hash()
 				}},
 				{"keccakroot", func() [32]byte {
 					builder.Reset()
-					updateAll(builder)
+					feed(b, builder, s.sortedKeys, s.sortedValues)
 					return builder.Hash()
 				}},
 				{"keccakroot-parallel", func() [32]byte {
 					parallel.Reset()
-					updateAll(parallel)
+					feed(b, parallel, s.sortedKeys, s.sortedValues)
 					return parallel.Hash()
 				}},
 			}

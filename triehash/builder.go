@@ -63,11 +63,10 @@ type Builder struct {
 	waitBefore int
 
 	// last is the key being placed; lastValue is its value if it has no
-	// leaf (it ends at a branch, or is the only key); pre is its leaf,
-	// encoded and hashed ahead, if hasPre.
+	// leaf (it ends at a branch, or is the only key), and pre its leaf,
+	// encoded and hashed ahead, if it has one.
 	last, lastValue []byte
 	pre             precomputedNode
-	hasPre          bool
 	// preBranch is the branch that closes after this key, encoded and
 	// hashed ahead with the chunk, if hasPreBranch.
 	preBranch    precomputedNode
@@ -125,7 +124,7 @@ func (b *Builder) Reset() {
 	b.leaves.reset()
 	b.waitValue = nil
 	b.last, b.lastValue = nil, nil
-	b.hasPre, b.hasPreBranch = false, false
+	b.hasPreBranch = false
 	b.hashed = false
 }
 
@@ -241,7 +240,6 @@ func (b *Builder) finish() ref {
 // and returns the reference to its top node.
 func (b *Builder) close() ref {
 	if len(b.stack) == 0 {
-		b.hasPre = false
 		// A single key: one leaf holding the rest of the key.
 		b.enc = appendLeaf(b.enc[:0], b.last, b.start, b.lastValue)
 		return b.commit(b.enc, b.start)
@@ -300,7 +298,6 @@ func (b *Builder) placeLast() {
 	if b.pre.ref.n == 32 {
 		b.report(t.depth+1, b.pre.ref.data, b.pre.blob)
 	}
-	b.hasPre = false
 	t.mask |= 1 << n
 }
 

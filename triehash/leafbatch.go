@@ -43,7 +43,7 @@ type leafSlot struct {
 
 // precomputedNode is a node encoded and hashed ahead of its placement: the
 // reference its parent stores, its encoding for onNode (nil unless blobs
-// are kept) and its depth (for a leaf, that of the branch it hangs from).
+// are kept) and, for a bottom branch, its depth.
 type precomputedNode struct {
 	ref   ref
 	blob  []byte
@@ -265,9 +265,8 @@ func (b *Builder) placeEncoded(lb *leafBatch, n int, final bool) {
 	for i := range n {
 		s := &lb.slots[i]
 		b.last = lb.key(i)
-		b.hasPre = s.depth >= 0
-		if b.hasPre {
-			b.pre = precomputedNode{ref: lb.refs[i], depth: int(s.depth)}
+		if s.depth >= 0 {
+			b.pre = precomputedNode{ref: lb.refs[i]}
 			if lb.keepBlobs {
 				b.pre.blob = lb.enc[blobStart:s.blobEnd]
 			}
