@@ -2,11 +2,12 @@ package adapter
 
 import (
 	"testing"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/keccakroot/keccakroot/internal/benchturns"
 )
 
 // interleaveRun is how many calls of one implementation run before the
@@ -24,11 +25,9 @@ type interleavedCase struct {
 
 // BenchmarkInterleaved measures the hashes of BenchmarkHeaderHash,
 // BenchmarkTxHash and BenchmarkKeccak256Hash with keccakroot and
-// go-ethereum taking turns every interleaveRun calls inside one benchmark,
-// and reports each one's time per call and the speed-up as metrics. The
-// side-by-side benchmarks run one implementation after the other, so on a
-// shared host a burst of load can land on one of them; here it lands on
-// both alike. Summarise with
+// go-ethereum taking turns every interleaveRun calls inside one benchmark
+// (see benchturns), and reports each one's time per call and the speed-up
+// as metrics. Summarise with
 //
 //	benchstat -filter '.unit:speedup' file
 //
@@ -78,28 +77,14 @@ func BenchmarkInterleaved(b *testing.B) {
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			var oursTime, ethTime time.Duration
 			var ours, eth common.Hash
-			calls := 0
-			for b.Loop() {
-				start := time.Now()
-				for i := range interleaveRun {
-					ours = c.ours(i)
-				}
-				oursTime += time.Since(start)
-				if c.prepare != nil {
-					c.prepare()
-				}
-				start = time.Now()
-				for i := range interleaveRun {
-					eth = c.eth(i)
-				}
-				ethTime += time.Since(start)
-				calls += interleaveRun
-			}
-			b.ReportMetric(float64(oursTime.Nanoseconds())/float64(calls), "ns/call-keccakroot")
-			b.ReportMetric(float64(ethTime.Nanoseconds())/float64(calls), "ns/call-go-ethereum")
-			b.ReportMetric(float64(ethTime)/float64(oursTime), "speedup")
+			perCall := benchturns.Measure(b, interleaveRun, []benchturns.Turn{
+				{Call: func(i int) { ours = c.ours(i) }},
+				{Prepare: c.prepare, Call: func(i int) { eth = c.eth(i) }},
+			})
+			b.ReportMetric(perCall[0], "ns/call-keccakroot")
+			b.ReportMetric(perCall[1], "ns/call-go-ethereum")
+			b.ReportMetric(perCall[1]/perCall[0], "speedup")
 			checkResult(b, ours, c.want)
 			checkResult(b, eth, c.want)
 		})

@@ -3,20 +3,19 @@ package fastkeccak
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
 	"golang.org/x/crypto/sha3"
+
+	"github.com/keccakroot/keccakroot/internal/benchturns"
 )
 
 // BenchmarkInterleaved measures keccakroot beside go-ethereum and x/crypto
 // in one benchmark, switching from one to the next every interleaveRun
-// calls (tens of microseconds), and reports each one's time per call and
-// the two ratios as metrics. On a shared host whose load comes in bursts
-// of milliseconds or more, the benchmarks that run one implementation after
-// another see different bursts; here every burst lands on all three alike,
-// so the ratios hold still where the side-by-side tables of BenchmarkSum256
-// and the others move by ±15%. Summarise with
+// calls (tens of microseconds; see benchturns), and reports each one's time
+// per call and the two ratios as metrics: they hold still where the
+// side-by-side tables of BenchmarkSum256 and the others move by ±15% on a
+// shared host. Summarise with
 //
 //	benchstat -filter '.unit:/^ratio-/' file
 //
@@ -26,22 +25,15 @@ import (
 func BenchmarkInterleaved(b *testing.B) {
 	for _, c := range interleavedCases() {
 		b.Run(c.name, func(b *testing.B) {
-			total := make([]time.Duration, len(c.calls))
-			calls := 0
-			for b.Loop() {
-				for i, call := range c.calls {
-					start := time.Now()
-					for range interleaveRun {
-						call()
-					}
-					total[i] += time.Since(start)
-				}
-				calls += interleaveRun
+			turns := make([]benchturns.Turn, len(c.calls))
+			for i, call := range c.calls {
+				turns[i].Call = call
 			}
+			perCall := benchturns.Measure(b, interleaveRun, turns)
 			for i, name := range c.impls {
-				b.ReportMetric(float64(total[i].Nanoseconds())/float64(calls), "ns/call-"+name)
+				b.ReportMetric(perCall[i], "ns/call-"+name)
 				if i > 0 {
-					b.ReportMetric(float64(total[i])/float64(total[0]), "ratio-"+name)
+					b.ReportMetric(perCall[i]/perCall[0], "ratio-"+name)
 				}
 			}
 			for i, name := range c.impls {
@@ -67,7 +59,7 @@ var threeImpls = []string{"keccakroot", "go-ethereum", "x-crypto"}
 type interleavedCase struct {
 	name   string
 	impls  []string
-	calls  []func()
+	calls  []func(int)
 	output func(impl int) []byte // what impl's calls produced last
 	want   []byte
 }
@@ -90,10 +82,10 @@ func sumCase(msg []byte) interleavedCase {
 	return interleavedCase{
 		name:  fmt.Sprintf("op=Sum256/size=%d", len(msg)),
 		impls: threeImpls,
-		calls: []func(){
-			func() { out[0] = Sum256(msg) },
-			func() { out[1] = crypto.Keccak256Hash(msg) },
-			func() {
+		calls: []func(int){
+			func(int) { out[0] = Sum256(msg) },
+			func(int) { out[1] = crypto.Keccak256Hash(msg) },
+			func(int) {
 				xc.Reset()
 				xc.Write(msg)
 				xc.Sum(out[2][:0])
@@ -128,18 +120,18 @@ func readCaseOf(msg []byte, n int) interleavedCase {
 	xc := sha3.NewLegacyKeccak256().(xcryptoState)
 	return interleavedCase{
 		impls: threeImpls,
-		calls: []func(){
-			func() {
+		calls: []func(int){
+			func(int) {
 				ours.Reset()
 				ours.Write(msg)
 				ours.Read(out[0])
 			},
-			func() {
+			func(int) {
 				geth.Reset()
 				geth.Write(msg)
 				geth.Read(out[1])
 			},
-			func() {
+			func(int) {
 				xc.Reset()
 				xc.Write(msg)
 				xc.Read(out[2])
@@ -168,16 +160,16 @@ func writeByteCase(size int) interleavedCase {
 	return interleavedCase{
 		name:  fmt.Sprintf("op=WriteByte/size=%d", size),
 		impls: threeImpls,
-		calls: []func(){
-			func() {
+		calls: []func(int){
+			func(int) {
 				ours.Reset()
 				for _, c := range msg {
 					ours.WriteByte(c)
 				}
 				ours.Read(out[0][:])
 			},
-			func() { oneByOne(geth, out[1][:]) },
-			func() { oneByOne(xc, out[2][:]) },
+			func(int) { oneByOne(geth, out[1][:]) },
+			func(int) { oneByOne(xc, out[2][:]) },
 		},
 		output: func(i int) []byte { return out[i][:] },
 		want:   referenceDigest(msg, 32),
@@ -194,13 +186,13 @@ func writeByteVsWriteCase(size int) interleavedCase {
 	return interleavedCase{
 		name:  fmt.Sprintf("op=WriteByteVsWrite/size=%d", size),
 		impls: []string{"write", "writebyte"},
-		calls: []func(){
-			func() {
+		calls: []func(int){
+			func(int) {
 				whole.Reset()
 				whole.Write(msg)
 				whole.Read(out[0][:])
 			},
-			func() {
+			func(int) {
 				bytewise.Reset()
 				for _, c := range msg {
 					bytewise.WriteByte(c)

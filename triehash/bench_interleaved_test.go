@@ -3,19 +3,17 @@ package triehash
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/ethereum/go-ethereum/trie"
+
+	"github.com/keccakroot/keccakroot/internal/benchturns"
 )
 
 // BenchmarkSortedAccountsInterleaved builds the trie of the same sorted
 // accounts with go-ethereum's StackTrie, the Builder and the
 // ParallelBuilder (GOMAXPROCS goroutines; run with -cpu 1,2) in turn, one
 // build each per iteration, and reports each one's ns/key and its speed-up
-// over StackTrie as metrics. BenchmarkSortedAccounts runs one
-// implementation's builds after the other's, so on a shared host a burst of
-// load can land on one of them; here it lands on all three alike.
-// Summarise with
+// over StackTrie as metrics (see benchturns). Summarise with
 //
 //	benchstat -filter '.unit:/^speedup-/' file
 func BenchmarkSortedAccountsInterleaved(b *testing.B) {
@@ -44,23 +42,19 @@ func BenchmarkSortedAccountsInterleaved(b *testing.B) {
 					return parallel.Hash()
 				}},
 			}
-			total := make([]time.Duration, len(builds))
-			iterations := 0
-			for b.Loop() {
-				for i, build := range builds {
-					start := time.Now()
-					root := build.root()
-					total[i] += time.Since(start)
-					if root != s.wantSecureRoot {
+			turns := make([]benchturns.Turn, len(builds))
+			for i, build := range builds {
+				turns[i].Call = func(int) {
+					if root := build.root(); root != s.wantSecureRoot {
 						b.Fatalf("%s: root %x, want %x", build.name, root, s.wantSecureRoot)
 					}
 				}
-				iterations++
 			}
+			perBuild := benchturns.Measure(b, 1, turns)
 			for i, build := range builds {
-				b.ReportMetric(float64(total[i].Nanoseconds())/float64(iterations*n), "ns/key-"+build.name)
+				b.ReportMetric(perBuild[i]/float64(n), "ns/key-"+build.name)
 				if i > 0 {
-					b.ReportMetric(float64(total[0])/float64(total[i]), "speedup-"+build.name)
+					b.ReportMetric(perBuild[0]/perBuild[i], "speedup-"+build.name)
 				}
 			}
 		})
