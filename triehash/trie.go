@@ -1,0 +1,409 @@
+package triehash
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+)
+
+// NodeSource is where a Trie finds the stored nodes it has not loaded yet:
+// go-ethereum's trie database behind its database.NodeReader, a key-value
+// store, or the nodes of proofs (NewProofSource).
+//
+// Node returns the RLP encoding of the node whose Keccak-256 hash is hash
+// and which sits at path from the root (one nibble a byte; path-based
+// stores need it, hash-based ones ignore it). It returns an error, or no
+// bytes, when it does not have the node. The path is valid only during the
+// call. The returned bytes must not change afterwards: the trie keeps
+// references into them.
+//
+// Like go-ethereum's readers, a source answers for the hash of what it
+// returns (a hash-keyed store holds nodes by hash; go-ethereum's path-based
+// reader checks it). Wrap a source that cannot promise this in
+// VerifyingSource.
+type NodeSource interface {
+	Node(path []byte, hash [32]byte) ([]byte, error)
+}
+
+// Trie is a mutable Merkle-Patricia trie, as a client holds one while it
+// executes a block: opened at a root, loaded lazily from a NodeSource along
+// the paths that Get, Update and Delete walk, changed, rehashed (Hash
+// recomputes only the nodes changed since the last Hash), and committed
+// (Commit hands over the nodes to store and the stale paths to delete,
+// exactly what go-ethereum's trie.Trie.Commit puts in its NodeSet).
+//
+// Its roots, proofs and node sets are byte-identical to go-ethereum's.
+// Hash encodes the changed nodes bottom up, hashes those of a height
+// together through Sum256Batch, and spreads the changed subtrees over
+// workers.
+//
+// A Trie is not safe for concurrent use: Get loads nodes into it, so even
+// readers need a lock or a Trie each.
+type Trie struct {
+	root    node
+	src     NodeSource
+	workers int
+
+	// dropped maps the path of every stored node changed or removed since
+	// the trie was opened or committed to that node's stored encoding. Commit
+	// reports each such path as deleted unless a new node is stored there.
+	dropped map[string][]byte
+	// unhashed counts the changes since the last Hash; few changes are
+	// rehashed on one goroutine.
+	unhashed int
+}
+
+// errCorruptTrie reports a trie whose nodes, as decoded, have a shape no
+// trie of keys can have (a value before the key ends).
+var errCorruptTrie = errors.New("triehash: value node inside a key path")
+
+// NewTrie opens the trie with the given root, loading nodes from src as
+// they are needed. A zero root or EmptyRoot opens an empty trie, for which
+// src may be nil. The root node is loaded at once, so a root that src does
+// not have is an error here. Hash uses GOMAXPROCS goroutines; use
+// Options.NewTrie to choose.
+func NewTrie(root [32]byte, src NodeSource) (*Trie, error) {
+	return Options{}.NewTrie(root, src)
+}
+
+// NewTrie is NewTrie with o.Workers goroutines for Hash. OnNode is not
+// used: a Trie reports its nodes to Commit's callback.
+func (o Options) NewTrie(root [32]byte, src NodeSource) (*Trie, error) {
+	t := &Trie{src: src, workers: o.Workers, dropped: make(map[string][]byte)}
+	if root == ([32]byte{}) || root == EmptyRoot {
+		return t, nil
+	}
+	n, err := t.load(&hashNode{hash: root}, nil)
+	if err != nil {
+		return nil, err
+	}
+	t.root = n
+	return t, nil
+}
+
+// load reads and decodes the stored node h at path.
+func (t *Trie) load(h *hashNode, path []byte) (node, error) {
+	if t.src == nil {
+		return nil, &MissingNodeError{Path: bytes.Clone(path), Hash: h.hash, Err: errors.New("no node source")}
+	}
+	blob, err := t.src.Node(path, h.hash)
+	if err != nil || len(blob) == 0 {
+		return nil, &MissingNodeError{Path: bytes.Clone(path), Hash: h.hash, Err: err}
+	}
+	n, err := decodeStored(h.hash, blob)
+	if err != nil {
+		return nil, &InvalidNodeError{Path: bytes.Clone(path), Hash: h.hash, Err: err}
+	}
+	return n, nil
+}
+
+// checkKey rejects keys the trie cannot hold.
+func checkKey(key []byte) error {
+	if len(key) > MaxKeyLength {
+		return fmt.Errorf("%w: %d bytes, at most %d", ErrKeyTooLong, len(key), MaxKeyLength)
+	}
+	return nil
+}
+
+// Get returns the value stored at key, or nil if there is none. The value
+// is the trie's own: do not modify it.
+func (t *Trie) Get(key []byte) ([]byte, error) {
+	if err := checkKey(key); err != nil {
+		return nil, err
+	}
+	k := keyNibbles(key)
+	slot, pos := &t.root, 0
+	for {
+		switch n := (*slot).(type) {
+		case nil:
+			return nil, nil
+		case valueNode:
+			return n, nil
+		case *shortNode:
+			if !bytes.HasPrefix(k[pos:], n.key) {
+				return nil, nil
+			}
+			slot, pos = &n.val, pos+len(n.key)
+		case *fullNode:
+			if pos >= len(k) {
+				return nil, nil
+			}
+			slot, pos = &n.children[k[pos]], pos+1
+		case *hashNode:
+			loaded, err := t.load(n, k[:pos])
+			if err != nil {
+				return nil, err
+			}
+			*slot = loaded
+		}
+	}
+}
+
+// Update stores value at key; an empty value deletes the key, as in
+// go-ethereum. The trie keeps its own copy of value. Keys may have any
+// length up to MaxKeyLength, and one key may be a prefix of another. If
+// Update fails (a node it needs is missing or invalid) the trie is as it
+// was.
+func (t *Trie) Update(key, value []byte) error {
+	if len(value) == 0 {
+		return t.Delete(key)
+	}
+	if err := checkKey(key); err != nil {
+		return err
+	}
+	changed, root, err := t.insert(t.root, keyNibbles(key), 0, valueNode(bytes.Clone(value)))
+	if err != nil {
+		return err
+	}
+	if changed {
+		t.root = root
+		t.unhashed++
+	}
+	return nil
+}
+
+// Delete removes key and its value; deleting a key that is not there does
+// nothing. If Delete fails (a node it needs is missing or invalid) the
+// trie is as it was.
+func (t *Trie) Delete(key []byte) error {
+	if err := checkKey(key); err != nil {
+		return err
+	}
+	changed, root, err := t.delete(t.root, keyNibbles(key), 0)
+	if err != nil {
+		return err
+	}
+	if changed {
+		t.root = root
+		t.unhashed++
+	}
+	return nil
+}
+
+// Changes to the trie follow go-ethereum's trie.Trie node for node, so that
+// the same nodes change (and Commit reports the same set). One rule keeps
+// a failed change from leaving a trace: every node that may be needed is
+// loaded on the way down, and nodes are changed only on the way back up,
+// once nothing can fail any more. A loaded node replaces the hash that
+// stood for it, which changes nothing that Hash or Commit can see.
+
+// insert puts value at the nibbles k[pos:] below n, the node at path
+// k[:pos], and returns the node to put in n's place.
+func (t *Trie) insert(n node, k []byte, pos int, value valueNode) (bool, node, error) {
+	if pos == len(k) {
+		if v, ok := n.(valueNode); ok && bytes.Equal(v, value) {
+			return false, n, nil
+		}
+		return true, value, nil
+	}
+	switch n := n.(type) {
+	case nil:
+		return true, &shortNode{key: k[pos:], val: value, cache: dirtyCache}, nil
+	case *shortNode:
+		match := sharedNibbles(k[pos:], n.key)
+		if match == len(n.key) {
+			changed, child, err := t.insert(n.val, k, pos+match, value)
+			if !changed || err != nil {
+				return false, n, err
+			}
+			t.touch(n, k[:pos])
+			n.val = child
+			return true, n, nil
+		}
+		// The keys part inside n: a branch takes n's place at the first
+		// nibble that differs, holding n's rest and the new leaf.
+		t.release(n, k[:pos])
+		branch := &fullNode{cache: dirtyCache}
+		branch.children[n.key[match]] = shortOrValue(n.key[match+1:], n.val)
+		branch.children[k[pos+match]] = shortOrValue(k[pos+match+1:], value)
+		if match == 0 {
+			return true, branch, nil
+		}
+		return true, &shortNode{key: k[pos : pos+match], val: branch, cache: dirtyCache}, nil
+	case *fullNode:
+		slot := &n.children[k[pos]]
+		changed, child, err := t.insert(*slot, k, pos+1, value)
+		if !changed || err != nil {
+			return false, n, err
+		}
+		t.touch(n, k[:pos])
+		*slot = child
+		return true, n, nil
+	case *hashNode:
+		loaded, err := t.load(n, k[:pos])
+		if err != nil {
+			return false, n, err
+		}
+		changed, child, err := t.insert(loaded, k, pos, value)
+		if !changed || err != nil {
+			return false, n, err
+		}
+		return true, child, nil
+	}
+	return false, n, &InvalidNodeError{Path: bytes.Clone(k[:pos]), Err: errCorruptTrie}
+}
+
+// shortOrValue returns the node for rest nibbles leading to val: val itself
+// when no nibbles are left, else a short node.
+func shortOrValue(rest []byte, val node) node {
+	if len(rest) == 0 {
+		return val
+	}
+	return &shortNode{key: rest, val: val, cache: dirtyCache}
+}
+
+// delete removes the value at the nibbles k[pos:] below n, the node at path
+// k[:pos], and returns the node to put in n's place (nil for none).
+func (t *Trie) delete(n node, k []byte, pos int) (bool, node, error) {
+	switch n := n.(type) {
+	case nil:
+		return false, nil, nil
+	case valueNode:
+		return true, nil, nil
+	case *shortNode:
+		match := sharedNibbles(k[pos:], n.key)
+		if match < len(n.key) {
+			return false, n, nil
+		}
+		if pos+match == len(k) {
+			t.release(n, k[:pos])
+			return true, nil, nil
+		}
+		changed, child, err := t.delete(n.val, k, pos+match)
+		if !changed || err != nil {
+			return false, n, err
+		}
+		t.touch(n, k[:pos])
+		if short, ok := child.(*shortNode); ok {
+			// The child shrank to a short node: n absorbs it.
+			t.release(short, k[:pos+match])
+			n.key = concatNibbles(n.key, short.key)
+			n.val = short.val
+			return true, n, nil
+		}
+		n.val = child
+		return true, n, nil
+	case *fullNode:
+		return t.deleteInBranch(n, k, pos)
+	case *hashNode:
+		loaded, err := t.load(n, k[:pos])
+		if err != nil {
+			return false, n, err
+		}
+		changed, child, err := t.delete(loaded, k, pos)
+		if !changed || err != nil {
+			return false, n, err
+		}
+		return true, child, nil
+	}
+	return false, n, &InvalidNodeError{Path: bytes.Clone(k[:pos]), Err: errCorruptTrie}
+}
+
+// deleteInBranch is delete for a branch. A branch left with one child
+// becomes a short node, and if that child is a short node too the two
+// merge, so the child must be loaded: that happens before anything
+// changes.
+func (t *Trie) deleteInBranch(n *fullNode, k []byte, pos int) (bool, node, error) {
+	if pos >= len(k) {
+		return false, n, nil
+	}
+	index := int(k[pos])
+	slot := &n.children[index]
+	if h, ok := (*slot).(*hashNode); ok {
+		loaded, err := t.load(h, k[:pos+1])
+		if err != nil {
+			return false, n, err
+		}
+		*slot = loaded
+	}
+	if sibling := onlySibling(n, index); sibling >= 0 && vanishes(*slot, k[pos+1:]) {
+		if h, ok := n.children[sibling].(*hashNode); ok && sibling != terminator {
+			loaded, err := t.load(h, append(bytes.Clone(k[:pos]), byte(sibling)))
+			if err != nil {
+				return false, n, err
+			}
+			n.children[sibling] = loaded
+		}
+	}
+	changed, child, err := t.delete(*slot, k, pos+1)
+	if !changed || err != nil {
+		return false, n, err
+	}
+	t.touch(n, k[:pos])
+	*slot = child
+	if child != nil {
+		return true, n, nil
+	}
+	sibling := -1
+	for i, c := range &n.children {
+		if c != nil {
+			if sibling >= 0 {
+				return true, n, nil // two or more children left
+			}
+			sibling = i
+		}
+	}
+	if sibling < 0 {
+		return true, n, nil // only a malformed branch can end empty
+	}
+	if short, ok := n.children[sibling].(*shortNode); ok && sibling != terminator {
+		path := append(bytes.Clone(k[:pos]), byte(sibling))
+		t.release(short, path)
+		return true, &shortNode{key: concatNibbles([]byte{byte(sibling)}, short.key), val: short.val, cache: dirtyCache}, nil
+	}
+	return true, &shortNode{key: []byte{byte(sibling)}, val: n.children[sibling], cache: dirtyCache}, nil
+}
+
+// onlySibling returns the index of the one child of n other than index, or
+// -1 unless n has exactly those two children.
+func onlySibling(n *fullNode, index int) int {
+	sibling := -1
+	for i, c := range &n.children {
+		if c == nil || i == index {
+			continue
+		}
+		if sibling >= 0 {
+			return -1
+		}
+		sibling = i
+	}
+	if n.children[index] == nil {
+		return -1
+	}
+	return sibling
+}
+
+// vanishes reports whether deleting the nibbles rest from child leaves
+// nothing: child is that key's leaf, or its value.
+func vanishes(child node, rest []byte) bool {
+	switch c := child.(type) {
+	case valueNode:
+		return true
+	case *shortNode:
+		return bytes.Equal(c.key, rest)
+	}
+	return false
+}
+
+// dirtyCache is the cache of a node made or changed in memory.
+var dirtyCache = nodeCache{dirty: true}
+
+// touch marks n, at path, as changed.
+func (t *Trie) touch(n node, path []byte) {
+	t.release(n, path)
+	c := cacheOf(n)
+	c.dirty, c.refLen = true, 0
+}
+
+// release notes that n, at path, is changed or gone: if it was stored, its
+// path goes into dropped with its encoding as stored.
+func (t *Trie) release(n node, path []byte) {
+	c := cacheOf(n)
+	if c == nil || c.stored == nil {
+		return
+	}
+	if _, ok := t.dropped[string(path)]; !ok {
+		t.dropped[string(path)] = c.stored
+	}
+	c.stored = nil
+}

@@ -1,0 +1,132 @@
+package triehash
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/keccakroot/keccakroot/rlpstream"
+)
+
+// Decoding of stored nodes. It accepts exactly what go-ethereum's trie
+// decoder accepts (trie/node.go), so that a trie, a proof or a range proof
+// built from the same bytes reaches the same decision in both: a node is an
+// RLP list of 2 items (short node) or 17 (branch); a child reference is a
+// 32-byte hash, an empty string, or an embedded list under 32 bytes; values
+// are strings. Bytes after the node's list are ignored, as there.
+
+// Node decoding errors, wrapped with what and where by decodeStored.
+var (
+	errNodeItems     = errors.New("node is not a list of 2 or 17 items")
+	errNodeRef       = errors.New("child reference is neither a 32-byte hash, empty, nor an embedded node")
+	errEmbeddedSize  = errors.New("embedded node of 32 bytes or more")
+	errValueNotBytes = errors.New("value is a list, not a string")
+)
+
+// decodeStored decodes the node stored under hash. The node keeps
+// references into blob, so blob must not change afterwards.
+func decodeStored(hash [32]byte, blob []byte) (node, error) {
+	n, err := decodeNode(blob)
+	if err != nil {
+		return nil, err
+	}
+	c := cacheOf(n)
+	c.ref, c.refLen, c.stored = hash, 32, blob
+	return n, nil
+}
+
+// decodeNode decodes one node. Embedded children are decoded too; their
+// cache stays empty, so that they are encoded again from their content
+// when their parent is, as go-ethereum does.
+func decodeNode(blob []byte) (node, error) {
+	if len(blob) == 0 {
+		return nil, fmt.Errorf("empty node: %w", rlpstream.ErrUnexpectedEnd)
+	}
+	items, _, err := rlpstream.SplitList(blob)
+	if err != nil {
+		return nil, err
+	}
+	count, err := rlpstream.CountValues(items)
+	if err != nil {
+		return nil, err
+	}
+	switch count {
+	case 2:
+		return decodeShort(items)
+	case 17:
+		return decodeFull(items)
+	}
+	return nil, fmt.Errorf("%w: %d items", errNodeItems, count)
+}
+
+func decodeShort(items []byte) (node, error) {
+	compact, rest, err := splitString(items)
+	if err != nil {
+		return nil, fmt.Errorf("short node key: %w", err)
+	}
+	n := &shortNode{key: compactNibbles(compact)}
+	if n.isLeaf() {
+		value, _, err := splitString(rest)
+		if err != nil {
+			return nil, fmt.Errorf("leaf value: %w", err)
+		}
+		n.val = valueNode(value)
+		return n, nil
+	}
+	if n.val, _, err = decodeRef(rest); err != nil {
+		return nil, fmt.Errorf("extension child: %w", err)
+	}
+	return n, nil
+}
+
+func decodeFull(items []byte) (node, error) {
+	n := new(fullNode)
+	for i := range 16 {
+		child, rest, err := decodeRef(items)
+		if err != nil {
+			return nil, fmt.Errorf("branch child %x: %w", i, err)
+		}
+		n.children[i], items = child, rest
+	}
+	value, _, err := splitString(items)
+	if err != nil {
+		return nil, fmt.Errorf("branch value: %w", err)
+	}
+	if len(value) > 0 {
+		n.children[terminator] = valueNode(value)
+	}
+	return n, nil
+}
+
+// decodeRef decodes a child reference at the start of b.
+func decodeRef(b []byte) (node, []byte, error) {
+	kind, content, rest, err := rlpstream.Split(b)
+	if err != nil {
+		return nil, b, err
+	}
+	switch {
+	case kind == rlpstream.List:
+		size := len(b) - len(rest)
+		if size >= 32 {
+			return nil, b, fmt.Errorf("%w: %d bytes", errEmbeddedSize, size)
+		}
+		child, err := decodeNode(b[:size])
+		return child, rest, err
+	case kind == rlpstream.String && len(content) == 0:
+		return nil, rest, nil
+	case kind == rlpstream.String && len(content) == 32:
+		return &hashNode{hash: [32]byte(content)}, rest, nil
+	}
+	return nil, b, fmt.Errorf("%w: %d bytes", errNodeRef, len(content))
+}
+
+// splitString splits off a string (or single byte) item.
+func splitString(b []byte) (content, rest []byte, err error) {
+	kind, content, rest, err := rlpstream.Split(b)
+	if err != nil {
+		return nil, b, err
+	}
+	if kind == rlpstream.List {
+		return nil, b, errValueNotBytes
+	}
+	return content, rest, nil
+}

@@ -1,0 +1,179 @@
+package triehash
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/trie"
+	"github.com/ethereum/go-ethereum/trie/trienode"
+	"github.com/ethereum/go-ethereum/triedb/database"
+)
+
+// pathStore is a node store keyed by path, as go-ethereum's path scheme
+// keeps one. It serves go-ethereum's trie.Trie (as a NodeDatabase) and, via
+// source, a Trie; both read the same nodes, and commits are applied to it.
+type pathStore struct {
+	nodes map[string][]byte
+	reads int
+}
+
+func newPathStore() *pathStore { return &pathStore{nodes: map[string][]byte{}} }
+
+func (s *pathStore) NodeReader(common.Hash) (database.NodeReader, error) { return s, nil }
+
+// Node serves go-ethereum, which passes an owner.
+func (s *pathStore) Node(_ common.Hash, path []byte, hash common.Hash) ([]byte, error) {
+	return s.node(path, hash)
+}
+
+func (s *pathStore) node(path []byte, hash [32]byte) ([]byte, error) {
+	s.reads++
+	blob, ok := s.nodes[string(path)]
+	if !ok {
+		return nil, fmt.Errorf("no node at path %x", path)
+	}
+	if crypto.Keccak256Hash(blob) != hash {
+		return nil, fmt.Errorf("node at path %x is not %x", path, hash)
+	}
+	return blob, nil
+}
+
+// source is the store as a NodeSource.
+func (s *pathStore) source() NodeSource { return storeSource{s} }
+
+type storeSource struct{ s *pathStore }
+
+func (src storeSource) Node(path []byte, hash [32]byte) ([]byte, error) { return src.s.node(path, hash) }
+
+// apply writes a go-ethereum node set into the store.
+func (s *pathStore) apply(set *trienode.NodeSet) {
+	if set == nil {
+		return
+	}
+	for path, n := range set.Nodes {
+		if n.IsDeleted() {
+			delete(s.nodes, path)
+		} else {
+			s.nodes[path] = bytes.Clone(n.Blob)
+		}
+	}
+}
+
+func (s *pathStore) clone() *pathStore { return &pathStore{nodes: maps.Clone(s.nodes)} }
+
+// change is one entry of a node set: a node stored at a path, or deleted
+// (zero hash, nil blob), with the path's origin.
+type change struct {
+	hash       [32]byte
+	blob, prev []byte
+}
+
+func (c change) String() string {
+	short := func(b []byte) []byte { return b[:min(len(b), 12)] }
+	return fmt.Sprintf("hash %x blob %x.. prev %x..", c.hash[:6], short(c.blob), short(c.prev))
+}
+
+// gethChanges flattens a go-ethereum node set.
+func gethChanges(set *trienode.NodeSet) map[string]change {
+	out := map[string]change{}
+	if set == nil {
+		return out
+	}
+	for path, n := range set.Nodes {
+		out[path] = change{hash: n.Hash, blob: n.Blob, prev: set.Origins[path]}
+	}
+	return out
+}
+
+// commitChanges commits tr and collects what it reports.
+func commitChanges(t testing.TB, tr *Trie) ([32]byte, map[string]change) {
+	t.Helper()
+	out := map[string]change{}
+	root, err := tr.CommitChanges(func(path []byte, hash [32]byte, blob, prev []byte) {
+		if _, dup := out[string(path)]; dup {
+			t.Errorf("Commit reports path %x twice", path)
+		}
+		out[string(path)] = change{hash, bytes.Clone(blob), bytes.Clone(prev)}
+	})
+	if err != nil {
+		t.Fatalf("Commit: %v", err)
+	}
+	return root, out
+}
+
+// diffChanges describes how two node sets differ, "" if they do not.
+func diffChanges(got, want map[string]change) string {
+	var diff []string
+	for _, path := range slices.Sorted(maps.Keys(want)) {
+		g, ok := got[path]
+		switch {
+		case !ok:
+			diff = append(diff, fmt.Sprintf("missing path %x: %v", path, want[path]))
+		case g.hash != want[path].hash || !bytes.Equal(g.blob, want[path].blob) || !bytes.Equal(g.prev, want[path].prev):
+			diff = append(diff, fmt.Sprintf("path %x: got %v, want %v", path, g, want[path]))
+		}
+	}
+	for _, path := range slices.Sorted(maps.Keys(got)) {
+		if _, ok := want[path]; !ok {
+			diff = append(diff, fmt.Sprintf("extra path %x: %v", path, got[path]))
+		}
+	}
+	if len(diff) > 6 {
+		diff = append(diff[:6], fmt.Sprintf("... %d more", len(diff)-6))
+	}
+	return fmt.Sprint(diff)[1 : len(fmt.Sprint(diff))-1]
+}
+
+// gethCommitted builds keys and values in a go-ethereum trie, commits it
+// into store and returns the root.
+func gethCommitted(t testing.TB, store *pathStore, keys, values [][]byte) [32]byte {
+	t.Helper()
+	gt, err := trie.New(trie.TrieID(EmptyRoot), store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range keys {
+		if err := gt.Update(keys[i], values[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, set := gt.Commit(false)
+	store.apply(set)
+	return root
+}
+
+// keyKind names a kind of key set for the mutable trie's tests.
+type keyKind struct {
+	name string
+	make func(rng *rand.Rand, n int) [][]byte
+}
+
+var keyKinds = []keyKind{
+	{"secure", func(rng *rand.Rand, n int) [][]byte {
+		keys := make([][]byte, n)
+		for i := range keys {
+			keys[i] = crypto.Keccak256(fmt.Appendf(nil, "%d-%d", rng.Uint64(), i))
+		}
+		return keys
+	}},
+	{"short", func(rng *rand.Rand, n int) [][]byte {
+		keys, _ := randomSet(rng, n, 4, true, 1)
+		rng.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+		return keys
+	}},
+}
+
+// randomValue returns a value of 1 to max bytes.
+func randomValue(rng *rand.Rand, max int) []byte {
+	v := make([]byte, 1+rng.IntN(max))
+	for i := range v {
+		v[i] = byte(rng.Uint32())
+	}
+	return v
+}

@@ -1,0 +1,166 @@
+package triehash
+
+import "github.com/keccakroot/keccakroot/rlpstream"
+
+// The in-memory nodes of a Trie. Keys are held as nibbles, one per byte,
+// and a key that ends at a value carries the terminator nibble 16, so that
+// a key which is a prefix of another still ends in a node of its own: the
+// leaf of "ab" is [a b 16], and under a branch the terminator selects slot
+// 16, the branch's value. Paths, as NodeSource and NodeFunc see them, are
+// the nibbles from the root to a node, without a terminator.
+//
+// A node is one of:
+//
+//	*shortNode  a leaf (key ends with 16, val is a valueNode) or an
+//	            extension (val is a *fullNode, or a hashNode for one)
+//	*fullNode   a branch: 16 children and, in slot 16, a valueNode
+//	hashNode    a stored node that has not been loaded yet
+//	valueNode   a value, under a leaf or in a branch's slot 16
+type node any
+
+type (
+	shortNode struct {
+		key   []byte
+		val   node
+		cache nodeCache
+	}
+	fullNode struct {
+		children [17]node
+		cache    nodeCache
+	}
+	hashNode  struct{ hash [32]byte }
+	valueNode []byte
+)
+
+// terminator ends the nibbles of a key that leads to a value.
+const terminator = 16
+
+// nodeCache is what a node knows about itself beyond its content.
+type nodeCache struct {
+	// ref is the node as its parent refers to it: its Keccak-256 hash when
+	// refLen is 32, or its whole encoding when shorter (an embedded node).
+	// refLen is 0 while the node has changed since it was last hashed.
+	ref    [32]byte
+	refLen uint8
+	// dirty says the node changed since the trie was opened or committed,
+	// so Commit must hand it over (or, if embedded, drop its stored copy).
+	dirty bool
+	// stored is the node's encoding as the node source holds it at the
+	// node's path, nil if it holds none: the node was loaded from there, or
+	// handed over by Commit. Changing or removing a stored node leaves a
+	// stale entry, which Commit reports with this encoding as its origin.
+	stored []byte
+}
+
+// hashed reports whether ref holds the node's current hash.
+func (c *nodeCache) hashed() bool { return c.refLen == 32 }
+
+// cacheOf returns the cache of a short or full node, nil for the others.
+func cacheOf(n node) *nodeCache {
+	switch n := n.(type) {
+	case *shortNode:
+		return &n.cache
+	case *fullNode:
+		return &n.cache
+	}
+	return nil
+}
+
+// isLeaf reports whether a short node's key ends at a value.
+func (n *shortNode) isLeaf() bool {
+	return len(n.key) > 0 && n.key[len(n.key)-1] == terminator
+}
+
+// keyNibbles returns key as nibbles with the terminator.
+func keyNibbles(key []byte) []byte {
+	nibbles := make([]byte, 2*len(key)+1)
+	for i, b := range key {
+		nibbles[2*i] = b >> 4
+		nibbles[2*i+1] = b & 0x0f
+	}
+	nibbles[len(nibbles)-1] = terminator
+	return nibbles
+}
+
+// sharedNibbles returns the length of the common prefix of a and b.
+func sharedNibbles(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+// concatNibbles returns a new slice holding a then b.
+func concatNibbles(a, b []byte) []byte {
+	out := make([]byte, 0, len(a)+len(b))
+	return append(append(out, a...), b...)
+}
+
+// compactSizeOf is the RLP size of the compact (hex-prefix) encoding of
+// nibbles, terminator included.
+func compactSizeOf(nibbles []byte) int {
+	n := len(nibbles)
+	if n > 0 && nibbles[n-1] == terminator {
+		n--
+	}
+	return compactSize(n)
+}
+
+// appendCompactNibbles appends, as an RLP string, the compact (hex-prefix)
+// encoding of nibbles: yellow paper, appendix C. A final terminator sets
+// the leaf flag.
+func appendCompactNibbles(dst, nibbles []byte) []byte {
+	flag := byte(0)
+	if n := len(nibbles); n > 0 && nibbles[n-1] == terminator {
+		flag = 0x20
+		nibbles = nibbles[:n-1]
+	}
+	if size := len(nibbles)/2 + 1; size > 1 {
+		dst = rlpstream.AppendStringHeader(dst, size)
+	}
+	if len(nibbles)%2 == 1 {
+		dst = append(dst, flag|0x10|nibbles[0])
+		nibbles = nibbles[1:]
+	} else {
+		dst = append(dst, flag)
+	}
+	for i := 0; i < len(nibbles); i += 2 {
+		dst = append(dst, nibbles[i]<<4|nibbles[i+1])
+	}
+	return dst
+}
+
+// compactNibbles decodes a compact (hex-prefix) key into nibbles, with a
+// terminator if its flag says leaf. It reads the flag as go-ethereum does,
+// so that a node decodes to the same key in both: bit 1 of the flag nibble
+// (or any higher flag) makes a leaf, bit 0 says the first nibble is in the
+// flag byte.
+func compactNibbles(compact []byte) []byte {
+	if len(compact) == 0 {
+		return nil
+	}
+	flag := compact[0] >> 4
+	leaf := flag >= 2
+	odd := flag&1 == 1
+	n := 2*len(compact) - 2
+	if odd {
+		n++
+	}
+	if leaf {
+		n++
+	}
+	nibbles := make([]byte, 0, n)
+	if odd {
+		nibbles = append(nibbles, compact[0]&0x0f)
+	}
+	for _, b := range compact[1:] {
+		nibbles = append(nibbles, b>>4, b&0x0f)
+	}
+	if leaf {
+		nibbles = append(nibbles, terminator)
+	}
+	return nibbles
+}

@@ -1,0 +1,322 @@
+package triehash
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/trie"
+)
+
+// op is one change: a value to store, or nil to delete.
+type op struct {
+	key, value []byte
+}
+
+// randomOps returns a block's worth of changes to the trie of live keys:
+// about 80% updates of live keys, 15% new keys and 5% deletions, plus a few
+// deletions of keys that are not there. With all set, every live key is
+// deleted.
+func randomOps(rng *rand.Rand, kind keyKind, live map[string]bool, n int, all bool) []op {
+	var keys [][]byte
+	for k := range live {
+		keys = append(keys, []byte(k))
+	}
+	// Map order is random per run; sort for a reproducible sequence.
+	slices.SortFunc(keys, bytes.Compare)
+	var ops []op
+	if all {
+		for _, k := range keys {
+			ops = append(ops, op{key: k})
+		}
+		rng.Shuffle(len(ops), func(i, j int) { ops[i], ops[j] = ops[j], ops[i] })
+		return ops
+	}
+	fresh := kind.make(rng, n/6+1)
+	for range n {
+		switch r := rng.IntN(100); {
+		case r < 80 && len(keys) > 0:
+			ops = append(ops, op{keys[rng.IntN(len(keys))], randomValue(rng, 40)})
+		case r < 95 && len(fresh) > 0:
+			ops = append(ops, op{fresh[0], randomValue(rng, 40)})
+			fresh = fresh[1:]
+		case r < 99 && len(keys) > 0:
+			ops = append(ops, op{key: keys[rng.IntN(len(keys))]})
+		default:
+			ops = append(ops, op{key: kind.make(rng, 1)[0]}) // most likely absent
+		}
+	}
+	return ops
+}
+
+// applyOp applies o to a trie through Update (or Delete for a nil value on
+// odd steps, to use both).
+func applyOp(tr interface {
+	Update(k, v []byte) error
+	Delete(k []byte) error
+}, o op, step int) error {
+	if o.value == nil && step%2 == 1 {
+		return tr.Delete(o.key)
+	}
+	return tr.Update(o.key, o.value)
+}
+
+// TestTrieMatchesGeth applies rounds of random changes to a go-ethereum
+// trie.Trie, reopened at each committed root, and to two Tries: one kept
+// open across rounds, one opened afresh each round. After every round the
+// roots, the values and the committed node sets (additions, deletions and
+// origins, path by path) must be the same.
+func TestTrieMatchesGeth(t *testing.T) {
+	for _, kind := range keyKinds {
+		for _, workers := range []int{1, 2, 8} {
+			t.Run(fmt.Sprintf("keys=%s/workers=%d", kind.name, workers), func(t *testing.T) {
+				testTrieRounds(t, kind, workers, 12)
+			})
+		}
+	}
+}
+
+func testTrieRounds(t *testing.T, kind keyKind, workers, rounds int) {
+	rng := rand.New(rand.NewPCG(uint64(workers), uint64(len(kind.name))))
+	store := newPathStore()
+	keys := kind.make(rng, 1500)
+	values := make([][]byte, len(keys))
+	live := map[string]bool{}
+	for i := range keys {
+		values[i] = randomValue(rng, 40)
+		live[string(keys[i])] = true
+	}
+	root := gethCommitted(t, store, keys, values)
+	opts := Options{Workers: workers}
+	kept, err := opts.NewTrie(root, store.source())
+	if err != nil {
+		t.Fatal(err)
+	}
+	deletions := 0
+	for round := range rounds {
+		gt, err := trie.New(trie.TrieID(common.Hash(root)), store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := opts.NewTrie(root, store.source())
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := []int{10, 300, 1000}[round%3]
+		ops := randomOps(rng, kind, live, n, round == rounds-2)
+		for step, o := range ops {
+			for _, tr := range []interface {
+				Update(k, v []byte) error
+				Delete(k []byte) error
+			}{gt, kept, fresh} {
+				if err := applyOp(tr, o, step); err != nil {
+					t.Fatalf("round %d step %d: %v", round, step, err)
+				}
+			}
+			if o.value == nil {
+				delete(live, string(o.key))
+			} else {
+				live[string(o.key)] = true
+			}
+			if step%97 == 0 {
+				want := gt.Hash()
+				if got := kept.Hash(); got != want {
+					t.Fatalf("round %d step %d: kept trie's root %x, want %x", round, step, got, want)
+				}
+			}
+		}
+		for _, o := range ops[:min(len(ops), 50)] {
+			want, _ := gt.Get(o.key)
+			for name, tr := range map[string]*Trie{"kept": kept, "fresh": fresh} {
+				got, err := tr.Get(o.key)
+				if err != nil || !bytes.Equal(got, want) {
+					t.Fatalf("round %d: %s Get(%x) = %x, %v; want %x", round, name, o.key, got, err, want)
+				}
+			}
+		}
+		wantRoot, set := gt.Commit(false)
+		want := gethChanges(set)
+		for name, tr := range map[string]*Trie{"kept": kept, "fresh": fresh} {
+			gotRoot, got := commitChanges(t, tr)
+			if gotRoot != wantRoot {
+				t.Fatalf("round %d: %s root %x, want %x", round, name, gotRoot, wantRoot)
+			}
+			if d := diffChanges(got, want); d != "" {
+				t.Fatalf("round %d: %s commit differs from go-ethereum's node set:\n%s", round, name, d)
+			}
+		}
+		for _, c := range want {
+			if c.blob == nil {
+				deletions++
+			}
+		}
+		if round == rounds-2 && wantRoot != EmptyRoot {
+			t.Fatalf("round %d deleted every key, root %x", round, wantRoot)
+		}
+		store.apply(set)
+		root = wantRoot
+	}
+	if deletions == 0 {
+		t.Fatal("no round deleted a stored node: the test does not cover deletions")
+	}
+}
+
+// TestTrieEmpty covers the empty trie: opened from the zero hash or
+// EmptyRoot with no source, filled and emptied again.
+func TestTrieEmpty(t *testing.T) {
+	for _, root := range [][32]byte{{}, EmptyRoot} {
+		tr, err := NewTrie(root, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := tr.Hash(); h != EmptyRoot {
+			t.Fatalf("empty trie hash %x", h)
+		}
+		if v, err := tr.Get([]byte("a")); v != nil || err != nil {
+			t.Fatalf("Get on an empty trie: %x, %v", v, err)
+		}
+		if err := tr.Update([]byte("a"), []byte("b")); err != nil {
+			t.Fatal(err)
+		}
+		if h := tr.Hash(); h == EmptyRoot {
+			t.Fatal("hash unchanged by Update")
+		}
+		if err := tr.Delete([]byte("a")); err != nil {
+			t.Fatal(err)
+		}
+		if h := tr.Hash(); h != EmptyRoot {
+			t.Fatalf("hash after deleting the one key: %x", h)
+		}
+	}
+	if _, err := NewTrie([32]byte{1}, nil); !errors.Is(err, ErrMissingNode) {
+		t.Fatalf("NewTrie of a root without a source: %v", err)
+	}
+}
+
+// TestTrieMissingNodes opens a trie over a store with nodes taken away and
+// applies changes: each change that needs a missing node fails with an
+// error naming its path and hash, and leaves the trie as it was; the root
+// and node set after the changes that succeed match go-ethereum's.
+func TestTrieMissingNodes(t *testing.T) {
+	for _, kind := range keyKinds {
+		t.Run(kind.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(3, 4))
+			full := newPathStore()
+			keys := kind.make(rng, 800)
+			values := make([][]byte, len(keys))
+			live := map[string]bool{}
+			for i := range keys {
+				values[i] = randomValue(rng, 40)
+				live[string(keys[i])] = true
+			}
+			root := gethCommitted(t, full, keys, values)
+			partial := full.clone()
+			removed := 0
+			for path := range partial.nodes {
+				if len(path) > 0 && rng.IntN(8) == 0 {
+					delete(partial.nodes, path)
+					removed++
+				}
+			}
+			tr, err := Options{Workers: 1}.NewTrie(root, partial.source())
+			if err != nil {
+				t.Fatal(err)
+			}
+			gt, err := trie.New(trie.TrieID(common.Hash(root)), full)
+			if err != nil {
+				t.Fatal(err)
+			}
+			failed := 0
+			for step, o := range randomOps(rng, kind, live, 600, false) {
+				before := tr.Hash()
+				err := applyOp(tr, o, step)
+				if err != nil {
+					var missing *MissingNodeError
+					if !errors.As(err, &missing) {
+						t.Fatalf("step %d: error %v is not a MissingNodeError", step, err)
+					}
+					if _, gone := full.nodes[string(missing.Path)]; !gone || partial.nodes[string(missing.Path)] != nil {
+						t.Fatalf("step %d: error names path %x, which is not a removed node", step, missing.Path)
+					}
+					if after := tr.Hash(); after != before {
+						t.Fatalf("step %d: failed change moved the root from %x to %x", step, before, after)
+					}
+					failed++
+					continue
+				}
+				if err := applyOp(gt, o, step); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if failed == 0 {
+				t.Fatalf("no change needed one of the %d removed nodes", removed)
+			}
+			wantRoot, set := gt.Commit(false)
+			gotRoot, got := commitChanges(t, tr)
+			if gotRoot != wantRoot {
+				t.Fatalf("root %x, want %x", gotRoot, wantRoot)
+			}
+			if d := diffChanges(got, gethChanges(set)); d != "" {
+				t.Fatalf("commit differs from go-ethereum's node set:\n%s", d)
+			}
+		})
+	}
+}
+
+// TestTrieInvalidNode serves a node that does not decode: the error names
+// its path, and nothing panics.
+func TestTrieInvalidNode(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	store := newPathStore()
+	keys := keyKinds[0].make(rng, 100)
+	values := make([][]byte, len(keys))
+	for i := range values {
+		values[i] = randomValue(rng, 40)
+	}
+	root := gethCommitted(t, store, keys, values)
+	bad := map[string][]byte{}
+	for path, blob := range store.nodes {
+		if len(path) == 1 {
+			bad[path] = blob[:len(blob)-1]
+		}
+	}
+	src := sourceFunc(func(path []byte, hash [32]byte) ([]byte, error) {
+		if blob, ok := bad[string(path)]; ok {
+			return blob, nil
+		}
+		return store.node(path, hash)
+	})
+	tr, err := NewTrie(root, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tr.Get(keys[0])
+	var invalid *InvalidNodeError
+	if !errors.As(err, &invalid) || !errors.Is(err, ErrInvalidNode) || len(invalid.Path) != 1 {
+		t.Fatalf("Get through a truncated node: %v", err)
+	}
+}
+
+// sourceFunc is a NodeSource from a function.
+type sourceFunc func(path []byte, hash [32]byte) ([]byte, error)
+
+func (f sourceFunc) Node(path []byte, hash [32]byte) ([]byte, error) { return f(path, hash) }
+
+// TestTrieKeyTooLong: a key over MaxKeyLength is an error in every method.
+func TestTrieKeyTooLong(t *testing.T) {
+	tr, _ := NewTrie(EmptyRoot, nil)
+	long := make([]byte, MaxKeyLength+1)
+	if err := tr.Update(long, []byte{1}); !errors.Is(err, ErrKeyTooLong) {
+		t.Errorf("Update: %v", err)
+	}
+	if err := tr.Delete(long); !errors.Is(err, ErrKeyTooLong) {
+		t.Errorf("Delete: %v", err)
+	}
+	if _, err := tr.Get(long); !errors.Is(err, ErrKeyTooLong) {
+		t.Errorf("Get: %v", err)
+	}
+}
