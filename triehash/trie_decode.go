@@ -78,9 +78,23 @@ func decodeShort(items []byte) (node, error) {
 	return n, nil
 }
 
+// loadedBranch is a branch together with the hashes of its children, so
+// that decoding a branch allocates once, not once per child.
+type loadedBranch struct {
+	fullNode
+	hashes [16]hashNode
+}
+
 func decodeFull(items []byte) (node, error) {
-	n := new(fullNode)
+	b := new(loadedBranch)
+	n := &b.fullNode
 	for i := range 16 {
+		kind, content, rest, err := rlpstream.Split(items)
+		if err == nil && kind == rlpstream.String && len(content) == 32 {
+			b.hashes[i].hash = [32]byte(content)
+			n.children[i], items = &b.hashes[i], rest
+			continue
+		}
 		child, rest, err := decodeRef(items)
 		if err != nil {
 			return nil, fmt.Errorf("branch child %x: %w", i, err)

@@ -1,0 +1,97 @@
+package triehash
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/trie"
+)
+
+// FuzzTrie reads a sequence of operations from its input and applies them
+// to a Trie and to go-ethereum's trie.Trie. Each operation is a byte of
+// opcode then a key of 0 to 3 bytes from a four-letter alphabet (so keys
+// are prefixes of one another and share long paths) and, for updates, a
+// value of up to 40 bytes, short enough for embedded nodes. Opcode 3
+// commits: the node sets must match path by path, and go-ethereum's trie
+// is reopened from the store at the new root, from which a second Trie is
+// opened too. Values, roots and the final commit are compared as well.
+func FuzzTrie(f *testing.F) {
+	f.Add([]byte("\x00\x02ab\x05hello\x00\x01a\x01x\x03\x01\x02ab\x03\x00\x00\x03y"))
+	f.Add([]byte("\x00\x03abc\x20aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\x00\x03abd\x01b\x03\x02\x03abc\x03"))
+	f.Add([]byte("\x00\x01\x00\x01a\x00\x01\x01\x01b\x00\x01\x02\x01c\x03\x01\x01\x00\x03\x01\x01\x01\x03"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		store := newPathStore()
+		gt, _ := trie.New(trie.TrieID(EmptyRoot), store)
+		kept, _ := Options{Workers: 1 + len(data)%3}.NewTrie(EmptyRoot, store.source())
+		reopened, _ := NewTrie(EmptyRoot, store.source())
+		for len(data) > 0 {
+			code := data[0] % 4
+			data = data[1:]
+			if code == 3 {
+				wantRoot, set := gt.Commit(false)
+				want := gethChanges(set)
+				for name, tr := range map[string]*Trie{"kept": kept, "reopened": reopened} {
+					gotRoot, got := commitChanges(t, tr)
+					if gotRoot != wantRoot {
+						t.Fatalf("%s root %x, want %x", name, gotRoot, wantRoot)
+					}
+					if d := diffChanges(got, want); d != "" {
+						t.Fatalf("%s commit differs: %s", name, d)
+					}
+				}
+				store.apply(set)
+				var err error
+				if gt, err = trie.New(trie.TrieID(common.Hash(wantRoot)), store); err != nil {
+					t.Fatal(err)
+				}
+				if reopened, err = NewTrie(wantRoot, store.source()); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			key := fuzzBytes(&data, 4)
+			for i := range key {
+				key[i] = "ab\x00\xff"[key[i]%4]
+			}
+			var value []byte
+			if code == 0 {
+				value = fuzzBytes(&data, 41)
+			}
+			wantErr := gt.Update(key, value)
+			for name, tr := range map[string]*Trie{"kept": kept, "reopened": reopened} {
+				var err error
+				if code == 2 {
+					err = tr.Delete(key)
+				} else {
+					err = tr.Update(key, value)
+				}
+				if (err != nil) != (wantErr != nil) {
+					t.Fatalf("%s: change of %x: error %v, go-ethereum %v", name, key, err, wantErr)
+				}
+				got, _ := tr.Get(key)
+				want, _ := gt.Get(key)
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%s: Get(%x) = %x, want %x", name, key, got, want)
+				}
+			}
+		}
+		want := gt.Hash()
+		for name, tr := range map[string]*Trie{"kept": kept, "reopened": reopened} {
+			if got := tr.Hash(); got != want {
+				t.Fatalf("%s root %x, want %x", name, got, want)
+			}
+		}
+	})
+}
+
+// fuzzBytes takes a length byte (modulo max) and that many bytes from data.
+func fuzzBytes(data *[]byte, max int) []byte {
+	if len(*data) == 0 {
+		return nil
+	}
+	n := min(int((*data)[0])%max, len(*data)-1)
+	out := bytes.Clone((*data)[1 : 1+n])
+	*data = (*data)[1+n:]
+	return out
+}
