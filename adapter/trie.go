@@ -1,0 +1,66 @@
+package adapter
+
+import (
+	"bytes"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/trie"
+	"github.com/ethereum/go-ethereum/trie/trienode"
+	"github.com/ethereum/go-ethereum/triedb/database"
+
+	"github.com/keccakroot/keccakroot/triehash"
+)
+
+// OpenTrie opens the trie id names (the account trie, or a storage trie
+// with its owner) in go-ethereum's trie database, as trie.New does: nodes
+// are read from db, by path and hash, as the trie needs them. A
+// *triedb.Database of either scheme is a database.NodeDatabase. Commit the
+// changes with CommitTrie.
+func OpenTrie(id *trie.ID, db database.NodeDatabase) (*triehash.Trie, error) {
+	return openTrie(triehash.Options{}, id, db)
+}
+
+func openTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase) (*triehash.Trie, error) {
+	if id.Root == (common.Hash{}) || id.Root == types.EmptyRootHash {
+		return opts.NewTrie(types.EmptyRootHash, nil)
+	}
+	reader, err := db.NodeReader(id.StateRoot)
+	if err != nil {
+		return nil, &triehash.MissingNodeError{Hash: id.StateRoot, Err: err}
+	}
+	return opts.NewTrie(id.Root, nodeReader{reader: reader, owner: id.Owner})
+}
+
+// nodeReader serves a trie's nodes from go-ethereum's trie database.
+type nodeReader struct {
+	reader database.NodeReader
+	owner  common.Hash
+}
+
+func (r nodeReader) Node(path []byte, hash [32]byte) ([]byte, error) {
+	return r.reader.Node(r.owner, path, hash)
+}
+
+// CommitTrie commits t and returns its root and the node set that
+// triedb.Database.Update takes (within a trienode.MergedNodeSet): the same
+// nodes, deletions and origins as go-ethereum's trie.Trie.Commit(false),
+// nil when nothing changed. owner is the zero hash for the account trie and
+// the hashed address for a storage trie. t stays usable.
+func CommitTrie(t *triehash.Trie, owner common.Hash) (common.Hash, *trienode.NodeSet, error) {
+	set := trienode.NewNodeSet(owner)
+	root, err := t.CommitChanges(func(path []byte, hash [32]byte, blob, prev []byte) {
+		if blob == nil {
+			set.AddNode(path, trienode.NewDeletedWithPrev(bytes.Clone(prev)))
+			return
+		}
+		set.AddNode(path, trienode.NewNodeWithPrev(hash, bytes.Clone(blob), bytes.Clone(prev)))
+	})
+	if err != nil {
+		return common.Hash{}, nil, err
+	}
+	if len(set.Nodes) == 0 {
+		return root, nil, nil
+	}
+	return root, set, nil
+}
