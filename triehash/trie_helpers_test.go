@@ -49,7 +49,9 @@ func (s *pathStore) source() NodeSource { return storeSource{s} }
 
 type storeSource struct{ s *pathStore }
 
-func (src storeSource) Node(path []byte, hash [32]byte) ([]byte, error) { return src.s.node(path, hash) }
+func (src storeSource) Node(path []byte, hash [32]byte) ([]byte, error) {
+	return src.s.node(path, hash)
+}
 
 // apply writes a go-ethereum node set into the store.
 func (s *pathStore) apply(set *trienode.NodeSet) {

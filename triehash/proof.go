@@ -1,0 +1,158 @@
+package triehash
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/keccakroot/keccakroot/fastkeccak"
+)
+
+// Merkle proofs, by go-ethereum's rules (trie/proof.go): a proof of a key
+// is the list of nodes on the path from the root toward the key, each
+// encoded as stored, leaving out nodes embedded in their parent (the root
+// is always in). The same list proves a key's absence: it ends where the
+// path leaves the trie.
+
+// Errors of proof verification, wrapped with the node at fault; test for
+// them with errors.Is.
+var (
+	// ErrProofNodeMissing: the proof lacks a node on the key's path.
+	ErrProofNodeMissing = errors.New("triehash: proof node missing")
+	// ErrProofNodeInvalid: a node of the proof does not decode.
+	ErrProofNodeInvalid = errors.New("triehash: invalid proof node")
+)
+
+// Prove returns the proof of key in the trie as it is now (changes since
+// the last Commit included): the nodes from the root toward key, in that
+// order, as eth_getProof lists them and go-ethereum's Trie.Prove writes
+// them. For a key that is not in the trie, the nodes prove its absence.
+// An empty trie has an empty proof.
+func (t *Trie) Prove(key []byte) ([][]byte, error) {
+	if err := checkKey(key); err != nil {
+		return nil, err
+	}
+	t.Hash()
+	k := keyNibbles(key)
+	var path []node
+	slot, pos := &t.root, 0
+walk:
+	for pos < len(k) && *slot != nil {
+		switch n := (*slot).(type) {
+		case *shortNode:
+			path = append(path, n)
+			if !bytes.HasPrefix(k[pos:], n.key) {
+				break walk
+			}
+			slot, pos = &n.val, pos+len(n.key)
+		case *fullNode:
+			path = append(path, n)
+			slot, pos = &n.children[k[pos]], pos+1
+		case *hashNode:
+			loaded, err := t.load(n, k[:pos])
+			if err != nil {
+				return nil, err
+			}
+			*slot = loaded
+		default:
+			break walk
+		}
+	}
+	proof := make([][]byte, 0, len(path))
+	for i, n := range path {
+		enc := appendNode(nil, n)
+		if len(enc) >= 32 || i == 0 {
+			proof = append(proof, enc)
+		}
+	}
+	return proof, nil
+}
+
+// proofSet is the nodes of one or more proofs, by hash.
+type proofSet map[[32]byte][]byte
+
+func newProofSet(nodes [][]byte) proofSet {
+	set := make(proofSet, len(nodes))
+	digests := make([][32]byte, len(nodes))
+	fastkeccak.Sum256Batch(digests, nodes)
+	for i, blob := range nodes {
+		set[digests[i]] = blob
+	}
+	return set
+}
+
+// NewProofSource returns the nodes of one or many proofs, or of a block
+// witness, as a NodeSource keyed by their hashes: NewTrie(root,
+// NewProofSource(nodes)) opens the partial trie those nodes reveal, which
+// can be read, changed and rehashed along the proven paths. That is the
+// primitive of stateless verification. A path the nodes do not reveal is a
+// MissingNodeError. The nodes are not copied: do not change them.
+func NewProofSource(nodes [][]byte) NodeSource { return newProofSet(nodes) }
+
+// Node returns the node with the given hash, wherever its path.
+func (s proofSet) Node(_ []byte, hash [32]byte) ([]byte, error) {
+	if blob, ok := s[hash]; ok {
+		return blob, nil
+	}
+	return nil, ErrProofNodeMissing
+}
+
+// VerifyProof checks a proof of key against root and returns the value it
+// proves, or nil and no error if it proves that key is absent. The proof is
+// a list of nodes in any order, extra nodes allowed, as go-ethereum's
+// VerifyProof takes them in a database; an error names the node that is
+// missing or does not decode. It accepts and rejects exactly the proofs
+// go-ethereum does, and never panics.
+func VerifyProof(root [32]byte, key []byte, proof [][]byte) ([]byte, error) {
+	return newProofSet(proof).verify(root, key)
+}
+
+func (s proofSet) verify(root [32]byte, key []byte) ([]byte, error) {
+	k := keyNibbles(key)
+	want := root
+	for i := 0; ; i++ {
+		blob, ok := s[want]
+		if !ok {
+			return nil, fmt.Errorf("%w: node %d of the path, hash %x", ErrProofNodeMissing, i, want)
+		}
+		n, err := decodeNode(blob)
+		if err != nil {
+			return nil, fmt.Errorf("%w: node %d of the path, hash %x: %v", ErrProofNodeInvalid, i, want, err)
+		}
+		rest, child := followKey(n, k)
+		switch child := child.(type) {
+		case nil:
+			return nil, nil
+		case *hashNode:
+			k, want = rest, child.hash
+		case valueNode:
+			return child, nil
+		}
+	}
+}
+
+// followKey follows key down from n through the nodes embedded in it and
+// returns what it reaches, with the rest of the key: a stored node's hash,
+// a value, or nil where the key leaves the trie.
+func followKey(n node, key []byte) ([]byte, node) {
+	for {
+		switch c := n.(type) {
+		case *shortNode:
+			if !bytes.HasPrefix(key, c.key) {
+				return nil, nil
+			}
+			n, key = c.val, key[len(c.key):]
+		case *fullNode:
+			if len(key) == 0 {
+				return nil, nil
+			}
+			n, key = c.children[key[0]], key[1:]
+		case *hashNode:
+			return key, c
+		case valueNode:
+			return nil, c
+		default:
+			return key, nil
+		}
+	}
+}
