@@ -104,27 +104,30 @@ func (s proofSet) Node(_ []byte, hash [32]byte) ([]byte, error) {
 // missing or does not decode. It accepts and rejects exactly the proofs
 // go-ethereum does, and never panics.
 func VerifyProof(root [32]byte, key []byte, proof [][]byte) ([]byte, error) {
-	return newProofSet(proof).verify(root, key)
+	return VerifyProofFrom(root, key, newProofSet(proof))
 }
 
-func (s proofSet) verify(root [32]byte, key []byte) ([]byte, error) {
+// VerifyProofFrom is VerifyProof with the proof's nodes in a source that
+// looks them up by hash, such as go-ethereum's proof databases; the paths
+// it is given are those the nodes would have if the proof holds.
+func VerifyProofFrom(root [32]byte, key []byte, proof NodeSource) ([]byte, error) {
 	k := keyNibbles(key)
-	want := root
+	want, pos := root, 0
 	for i := 0; ; i++ {
-		blob, ok := s[want]
-		if !ok {
+		blob, err := proof.Node(k[:pos], want)
+		if err != nil || len(blob) == 0 {
 			return nil, fmt.Errorf("%w: node %d of the path, hash %x", ErrProofNodeMissing, i, want)
 		}
 		n, err := decodeNode(blob)
 		if err != nil {
 			return nil, fmt.Errorf("%w: node %d of the path, hash %x: %v", ErrProofNodeInvalid, i, want, err)
 		}
-		rest, child := followKey(n, k)
+		rest, child := followKey(n, k[pos:])
 		switch child := child.(type) {
 		case nil:
 			return nil, nil
 		case *hashNode:
-			k, want = rest, child.hash
+			pos, want = len(k)-len(rest), child.hash
 		case valueNode:
 			return child, nil
 		}
