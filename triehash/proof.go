@@ -127,7 +127,7 @@ func VerifyProofFrom(root [32]byte, key []byte, proof NodeSource) ([]byte, error
 		case nil:
 			return nil, nil
 		case *hashNode:
-			pos, want = len(k)-len(rest), child.hash
+			pos, want = len(k)-len(rest), *child
 		case valueNode:
 			return child, nil
 		}

@@ -44,13 +44,24 @@ type Trie struct {
 	src     NodeSource
 	workers int
 
-	// dropped maps the path of every stored node changed or removed since
-	// the trie was opened or committed to that node's stored encoding. Commit
-	// reports each such path as deleted unless a new node is stored there.
-	dropped map[string][]byte
-	// unhashed counts the changes since the last Hash; few changes are
-	// rehashed on one goroutine.
+	// dropped holds the path of every stored node changed or removed since
+	// the trie was opened or committed, with that node's stored encoding.
+	// Commit reports each such path as deleted unless a new node is stored
+	// there.
+	dropped droppedNodes
+	// pending lists the nodes changed or made since the last Hash, which
+	// Hash encodes deepest first; unhashed counts the changes since then.
+	pending  []pendingNode
 	unhashed int
+}
+
+// pendingNode is a node to encode at the next Hash, with its depth in
+// nibbles and the first nibble of its path, by which Hash orders the nodes
+// and deals them out to workers.
+type pendingNode struct {
+	n     node
+	depth int32
+	first uint8
 }
 
 // errCorruptTrie reports a trie whose nodes, as decoded, have a shape no
@@ -69,11 +80,11 @@ func NewTrie(root [32]byte, src NodeSource) (*Trie, error) {
 // NewTrie is NewTrie with o.Workers goroutines for Hash. OnNode is not
 // used: a Trie reports its nodes to Commit's callback.
 func (o Options) NewTrie(root [32]byte, src NodeSource) (*Trie, error) {
-	t := &Trie{src: src, workers: o.Workers, dropped: make(map[string][]byte)}
+	t := &Trie{src: src, workers: o.Workers}
 	if root == ([32]byte{}) || root == EmptyRoot {
 		return t, nil
 	}
-	n, err := t.load(&hashNode{hash: root}, nil)
+	n, err := t.load((*hashNode)(&root), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -84,15 +95,15 @@ func (o Options) NewTrie(root [32]byte, src NodeSource) (*Trie, error) {
 // load reads and decodes the stored node h at path.
 func (t *Trie) load(h *hashNode, path []byte) (node, error) {
 	if t.src == nil {
-		return nil, &MissingNodeError{Path: bytes.Clone(path), Hash: h.hash, Err: errors.New("no node source")}
+		return nil, &MissingNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: errors.New("no node source")}
 	}
-	blob, err := t.src.Node(path, h.hash)
+	blob, err := t.src.Node(path, [32]byte(*h))
 	if err != nil || len(blob) == 0 {
-		return nil, &MissingNodeError{Path: bytes.Clone(path), Hash: h.hash, Err: err}
+		return nil, &MissingNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: err}
 	}
-	n, err := decodeStored(h.hash, blob)
+	n, err := decodeStored([32]byte(*h), blob)
 	if err != nil {
-		return nil, &InvalidNodeError{Path: bytes.Clone(path), Hash: h.hash, Err: err}
+		return nil, &InvalidNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: err}
 	}
 	return n, nil
 }
@@ -198,7 +209,7 @@ func (t *Trie) insert(n node, k []byte, pos int, value valueNode) (bool, node, e
 	}
 	switch n := n.(type) {
 	case nil:
-		return true, &shortNode{key: k[pos:], val: value, cache: dirtyCache}, nil
+		return true, t.made(&shortNode{key: k[pos:], val: value, cache: dirtyCache}, pos, k), nil
 	case *shortNode:
 		match := sharedNibbles(k[pos:], n.key)
 		if match == len(n.key) {
@@ -213,13 +224,16 @@ func (t *Trie) insert(n node, k []byte, pos int, value valueNode) (bool, node, e
 		// The keys part inside n: a branch takes n's place at the first
 		// nibble that differs, holding n's rest and the new leaf.
 		t.release(n, k[:pos])
+		at := pos + match
 		branch := &fullNode{cache: dirtyCache}
-		branch.children[n.key[match]] = shortOrValue(n.key[match+1:], n.val)
-		branch.children[k[pos+match]] = shortOrValue(k[pos+match+1:], value)
+		t.made(branch, at, k)
+		rest := append(k[:at:at], n.key[match]) // the path of n's rest
+		branch.children[n.key[match]] = t.shortOrValue(n.key[match+1:], n.val, rest)
+		branch.children[k[at]] = t.shortOrValue(k[at+1:], value, k[:at+1])
 		if match == 0 {
 			return true, branch, nil
 		}
-		return true, &shortNode{key: k[pos : pos+match], val: branch, cache: dirtyCache}, nil
+		return true, t.made(&shortNode{key: k[pos:at], val: branch, cache: dirtyCache}, pos, k), nil
 	case *fullNode:
 		slot := &n.children[k[pos]]
 		changed, child, err := t.insert(*slot, k, pos+1, value)
@@ -243,13 +257,13 @@ func (t *Trie) insert(n node, k []byte, pos int, value valueNode) (bool, node, e
 	return false, n, &InvalidNodeError{Path: bytes.Clone(k[:pos]), Err: errCorruptTrie}
 }
 
-// shortOrValue returns the node for rest nibbles leading to val: val itself
-// when no nibbles are left, else a short node.
-func shortOrValue(rest []byte, val node) node {
+// shortOrValue returns the node at path for rest nibbles leading to val:
+// val itself when no nibbles are left, else a short node.
+func (t *Trie) shortOrValue(rest []byte, val node, path []byte) node {
 	if len(rest) == 0 {
 		return val
 	}
-	return &shortNode{key: rest, val: val, cache: dirtyCache}
+	return t.made(&shortNode{key: rest, val: val, cache: dirtyCache}, len(path), path)
 }
 
 // delete removes the value at the nibbles k[pos:] below n, the node at path
@@ -349,9 +363,10 @@ func (t *Trie) deleteInBranch(n *fullNode, k []byte, pos int) (bool, node, error
 	if short, ok := n.children[sibling].(*shortNode); ok && sibling != terminator {
 		path := append(bytes.Clone(k[:pos]), byte(sibling))
 		t.release(short, path)
-		return true, &shortNode{key: concatNibbles([]byte{byte(sibling)}, short.key), val: short.val, cache: dirtyCache}, nil
+		merged := &shortNode{key: concatNibbles([]byte{byte(sibling)}, short.key), val: short.val, cache: dirtyCache}
+		return true, t.made(merged, pos, k), nil
 	}
-	return true, &shortNode{key: []byte{byte(sibling)}, val: n.children[sibling], cache: dirtyCache}, nil
+	return true, t.made(&shortNode{key: []byte{byte(sibling)}, val: n.children[sibling], cache: dirtyCache}, pos, k), nil
 }
 
 // onlySibling returns the index of the one child of n other than index, or
@@ -393,6 +408,23 @@ func (t *Trie) touch(n node, path []byte) {
 	t.release(n, path)
 	c := cacheOf(n)
 	c.dirty, c.refLen = true, 0
+	t.made(n, len(path), path)
+}
+
+// made files n, a node changed or made at depth on the path of key, for
+// the next Hash, and returns it.
+func (t *Trie) made(n node, depth int, key []byte) node {
+	c := cacheOf(n)
+	if c.pending {
+		return n
+	}
+	c.pending = true
+	p := pendingNode{n: n, depth: int32(depth)}
+	if depth > 0 {
+		p.first = key[0]
+	}
+	t.pending = append(t.pending, p)
+	return n
 }
 
 // release notes that n, at path, is changed or gone: if it was stored, its
@@ -402,8 +434,6 @@ func (t *Trie) release(n node, path []byte) {
 	if c == nil || c.stored == nil {
 		return
 	}
-	if _, ok := t.dropped[string(path)]; !ok {
-		t.dropped[string(path)] = c.stored
-	}
+	t.dropped.add(path, c.stored)
 	c.stored = nil
 }

@@ -1,8 +1,9 @@
 package triehash
 
 import (
-	"maps"
+	"bytes"
 	"slices"
+	"sort"
 
 	"github.com/keccakroot/keccakroot/fastkeccak"
 )
@@ -18,8 +19,8 @@ type ChangeFunc func(path []byte, hash [32]byte, blob, prev []byte)
 // changed node that is stored by hash (path, hash, blob), and each path
 // whose stored node is gone, changed into an embedded node or removed (path,
 // zero hash, nil blob). That is exactly the set that go-ethereum's
-// trie.Trie.Commit(false) puts in its trienode.NodeSet. Deletions come
-// first, then the stored nodes, children before their parents.
+// trie.Trie.Commit(false) puts in its trienode.NodeSet: first the stored
+// nodes, children before their parents, then the deletions, by path.
 //
 // The trie stays usable: its nodes count as stored from now on, so the next
 // Commit reports only what changes after this one. onNode may be nil.
@@ -34,26 +35,27 @@ func (t *Trie) Commit(onNode NodeFunc) ([32]byte, error) {
 // history (go-ethereum's path-based database does).
 func (t *Trie) CommitChanges(onChange ChangeFunc) ([32]byte, error) {
 	root := t.Hash()
-	c := committer{onChange: onChange, dropped: t.dropped}
+	t.dropped.sort()
+	c := committer{onChange: onChange, dropped: &t.dropped}
 	if t.root != nil {
 		if rc := cacheOf(t.root); rc != nil && rc.dirty {
 			c.walk(t.root, true)
 		}
 	}
-	// What is left in dropped has no stored node at its path any more.
-	for _, path := range slices.Sorted(maps.Keys(c.dropped)) {
-		if onChange != nil {
-			onChange([]byte(path), [32]byte{}, nil, c.dropped[path])
+	// What was not stored anew has no stored node at its path any more.
+	for i := range t.dropped.prevs {
+		if !t.dropped.restored[i] && onChange != nil {
+			onChange(t.dropped.path(i), [32]byte{}, nil, t.dropped.prevs[i])
 		}
 	}
-	t.dropped = make(map[string][]byte)
+	t.dropped.reset()
 	return root, nil
 }
 
 // committer walks the changed nodes of a trie after Hash.
 type committer struct {
 	onChange ChangeFunc
-	dropped  map[string][]byte
+	dropped  *droppedNodes
 	path     []byte
 	buf      []byte
 }
@@ -86,10 +88,61 @@ func (c *committer) walk(n node, isRoot bool) {
 	if !cache.hashed() {
 		hash = fastkeccak.Sum256(c.buf)
 	}
-	prev := c.dropped[string(c.path)]
-	delete(c.dropped, string(c.path))
+	prev := c.dropped.restore(c.path)
 	cache.stored = slices.Clone(c.buf)
 	if c.onChange != nil {
 		c.onChange(c.path, hash, cache.stored, prev)
 	}
 }
+
+// droppedNodes is a list of paths with the stored encodings that were at
+// them, kept in one buffer so that dropping a node allocates nothing most
+// of the time. Commit sorts it by path to look paths up.
+type droppedNodes struct {
+	paths    []byte   // the paths, one after another
+	ends     []int    // where each path ends in paths
+	prevs    [][]byte // the stored encoding at each path
+	restored []bool   // at Commit: a new node is stored at the path
+}
+
+func (d *droppedNodes) add(path, prev []byte) {
+	d.paths = append(d.paths, path...)
+	d.ends = append(d.ends, len(d.paths))
+	d.prevs = append(d.prevs, prev)
+}
+
+func (d *droppedNodes) path(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = d.ends[i-1]
+	}
+	return d.paths[start:d.ends[i]]
+}
+
+// sort orders the entries by path and makes them ready for restore.
+func (d *droppedNodes) sort() {
+	order := make([]int, len(d.prevs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return bytes.Compare(d.path(order[a]), d.path(order[b])) < 0 })
+	var sorted droppedNodes
+	for _, i := range order {
+		sorted.add(d.path(i), d.prevs[i])
+	}
+	*d = sorted
+	d.restored = make([]bool, len(d.prevs))
+}
+
+// restore marks path as stored anew and returns the encoding dropped
+// there, nil if none. The entries must be sorted.
+func (d *droppedNodes) restore(path []byte) []byte {
+	i := sort.Search(len(d.prevs), func(i int) bool { return bytes.Compare(d.path(i), path) >= 0 })
+	if i == len(d.prevs) || !bytes.Equal(d.path(i), path) {
+		return nil
+	}
+	d.restored[i] = true
+	return d.prevs[i]
+}
+
+func (d *droppedNodes) reset() { *d = droppedNodes{} }

@@ -23,7 +23,8 @@ var (
 )
 
 // decodeStored decodes the node stored under hash. The node keeps
-// references into blob, so blob must not change afterwards.
+// references into blob (values, and the hashes of children), so blob must
+// not change afterwards.
 func decodeStored(hash [32]byte, blob []byte) (node, error) {
 	n, err := decodeNode(blob)
 	if err != nil {
@@ -78,21 +79,11 @@ func decodeShort(items []byte) (node, error) {
 	return n, nil
 }
 
-// loadedBranch is a branch together with the hashes of its children, so
-// that decoding a branch allocates once, not once per child.
-type loadedBranch struct {
-	fullNode
-	hashes [16]hashNode
-}
-
 func decodeFull(items []byte) (node, error) {
-	b := new(loadedBranch)
-	n := &b.fullNode
+	n := new(fullNode)
 	for i := range 16 {
-		kind, content, rest, err := rlpstream.Split(items)
-		if err == nil && kind == rlpstream.String && len(content) == 32 {
-			b.hashes[i].hash = [32]byte(content)
-			n.children[i], items = &b.hashes[i], rest
+		if len(items) >= 33 && items[0] == 0xa0 { // a hash, the usual child
+			n.children[i], items = (*hashNode)(items[1:33]), items[33:]
 			continue
 		}
 		child, rest, err := decodeRef(items)
@@ -128,7 +119,7 @@ func decodeRef(b []byte) (node, []byte, error) {
 	case kind == rlpstream.String && len(content) == 0:
 		return nil, rest, nil
 	case kind == rlpstream.String && len(content) == 32:
-		return &hashNode{hash: [32]byte(content)}, rest, nil
+		return (*hashNode)(content), rest, nil
 	}
 	return nil, b, fmt.Errorf("%w: %d bytes", errNodeRef, len(content))
 }

@@ -36,7 +36,7 @@ func appendChildRef(dst []byte, child node) []byte {
 	case nil:
 		return append(dst, 0x80)
 	case *hashNode:
-		return append(append(dst, 0xa0), c.hash[:]...)
+		return append(append(dst, 0xa0), c[:]...)
 	case valueNode:
 		return rlpstream.AppendBytes(dst, c)
 	}

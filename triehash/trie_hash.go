@@ -8,15 +8,17 @@ import (
 	"github.com/keccakroot/keccakroot/fastkeccak"
 )
 
-// Rehashing a Trie. Only nodes whose cache is empty (changed since the last
-// Hash, or embedded nodes decoded from a parent) are encoded again. They
-// are grouped by height, a node's height being one more than the greatest
-// height among its children to encode (0 for none): nodes of one height
-// never depend on each other, so each height is encoded in one pass and its
-// encodings of 32 bytes or more are hashed together through Sum256Batch,
-// the lowest height first. With several workers the changed subtrees below
-// the top of the trie are dealt out to them first; the top is then hashed
-// the same way on the calling goroutine.
+// Rehashing a Trie. Every node changed or made since the last Hash is
+// listed, with its depth, as it changes (see Trie.made); Hash encodes them
+// deepest first, since a node's children are deeper than itself and nodes
+// of one depth never hold each other. Each depth is encoded in one pass,
+// and its encodings of 32 bytes or more are hashed together through
+// Sum256Batch. With several workers the nodes below the root are dealt
+// out by the first nibble of their paths, which splits them into subtrees
+// of the root that do not touch; the root is encoded last.
+//
+// A node left off the list (none is, but the encoder does not rely on it)
+// is encoded when its parent is, by ensureRef: the root is right either way.
 
 // parallelMinChanges is the number of changes below which one goroutine
 // rehashes faster than several.
@@ -27,14 +29,17 @@ const parallelMinChanges = 256
 func (t *Trie) Hash() [32]byte {
 	switch root := t.root.(type) {
 	case nil:
+		t.clearPending()
 		return EmptyRoot
 	case *hashNode:
-		return root.hash
+		return *root
 	}
 	c := cacheOf(t.root)
 	if c.refLen == 0 {
 		t.rehash()
+		ensureRef(t.root)
 	}
+	t.clearPending()
 	t.unhashed = 0
 	if c.hashed() {
 		return c.ref
@@ -42,88 +47,90 @@ func (t *Trie) Hash() [32]byte {
 	return fastkeccak.Sum256(c.ref[:c.refLen]) // the root is hashed however short
 }
 
+func (t *Trie) clearPending() {
+	for _, p := range t.pending {
+		cacheOf(p.n).pending = false
+	}
+	clear(t.pending)
+	t.pending = t.pending[:0]
+}
+
 func (t *Trie) rehash() {
 	workers := t.workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if workers > 1 && t.unhashed >= parallelMinChanges {
-		subtrees := changedSubtrees(t.root, 8*workers)
-		if len(subtrees) > 1 {
-			hashInParallel(subtrees, workers)
-		}
-	}
 	h := levelHashers.Get().(*levelHasher)
-	h.hash(t.root)
-	levelHashers.Put(h)
-}
-
-// changedSubtrees returns changed subtrees of root that do not overlap,
-// splitting the topmost ones until there are at least want or they are
-// too small to split.
-func changedSubtrees(root node, want int) []node {
-	subtrees := []node{root}
-	for range 3 {
-		var next []node
-		for _, n := range subtrees {
-			next = appendChangedChildren(next, n)
-		}
-		if len(next) <= len(subtrees) {
-			break
-		}
-		subtrees = next
-		if len(subtrees) >= want {
-			break
+	defer levelHashers.Put(h)
+	if workers == 1 || t.unhashed < parallelMinChanges {
+		h.hash(t.pending)
+		return
+	}
+	// Deal the nodes below the root out by their first nibble, in
+	// groups of about equal size, one per worker.
+	var counts [16]int
+	for _, p := range t.pending {
+		if p.depth > 0 {
+			counts[p.first&0x0f]++
 		}
 	}
-	return subtrees
-}
-
-// appendChangedChildren appends the children of n that need rehashing,
-// looking through extensions, or n itself if it is a leaf.
-func appendChangedChildren(dst []node, n node) []node {
-	switch n := n.(type) {
-	case *fullNode:
-		for _, c := range n.children[:16] {
-			if needsHash(c) {
-				dst = append(dst, c)
-			}
-		}
-	case *shortNode:
-		if needsHash(n.val) {
-			return appendChangedChildren(dst, n.val)
-		}
+	groupOf, groups := dealNibbles(&counts, workers)
+	if groups < 2 {
+		h.hash(t.pending)
+		return
 	}
-	return dst
-}
-
-// needsHash reports whether n is a short or full node with an empty cache.
-func needsHash(n node) bool {
-	c := cacheOf(n)
-	return c != nil && c.refLen == 0
-}
-
-// hashInParallel rehashes the subtrees on workers goroutines, each taking
-// an equal share of them.
-func hashInParallel(subtrees []node, workers int) {
-	workers = min(workers, len(subtrees))
+	shares := make([][]pendingNode, groups)
+	var top []pendingNode
+	for _, p := range t.pending {
+		if p.depth == 0 {
+			top = append(top, p)
+			continue
+		}
+		g := groupOf[p.first&0x0f]
+		shares[g] = append(shares[g], p)
+	}
 	var wg sync.WaitGroup
-	for w := range workers {
-		share := subtrees[len(subtrees)*w/workers : len(subtrees)*(w+1)/workers]
+	for _, share := range shares {
 		wg.Go(func() {
 			h := levelHashers.Get().(*levelHasher)
-			h.hash(share...)
+			h.hash(share)
 			levelHashers.Put(h)
 		})
 	}
 	wg.Wait()
+	h.hash(top)
 }
 
-// levelHasher rehashes the changed nodes of some subtrees, height by
-// height. Its buffers are reused from one Hash to the next.
+// dealNibbles assigns the 16 first nibbles to at most workers groups of
+// about equal counts, in nibble order, and returns the group of each
+// nibble and the number of groups that got any nodes.
+func dealNibbles(counts *[16]int, workers int) (groupOf [16]int, groups int) {
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	if total == 0 {
+		return groupOf, 0
+	}
+	sum, group := 0, 0
+	for i, c := range counts {
+		if c == 0 {
+			continue
+		}
+		if sum >= total*(group+1)/workers && group+1 < workers {
+			group++
+		}
+		groupOf[i] = group
+		sum += c
+	}
+	return groupOf, group + 1
+}
+
+// levelHasher encodes and hashes nodes depth by depth. Its buffers are
+// reused from one Hash to the next.
 type levelHasher struct {
-	levels  [][]node   // nodes to encode, by height
-	buf     []byte     // the encodings of one height
+	levels  [][]node   // nodes to encode, by depth
+	buf     []byte     // the encodings of one depth
 	ends    []int      // where each node's encoding ends in buf
 	owners  []node     // the nodes whose encodings are hashed, in order
 	msgs    [][]byte   // their encodings
@@ -132,52 +139,31 @@ type levelHasher struct {
 
 var levelHashers = sync.Pool{New: func() any { return new(levelHasher) }}
 
-// hash fills the cache of every node of the subtrees that needs it.
-func (h *levelHasher) hash(subtrees ...node) {
-	for _, n := range subtrees {
-		h.collect(n)
+// hash fills the cache of every pending node, the deepest first.
+func (h *levelHasher) hash(pending []pendingNode) {
+	for _, p := range pending {
+		for int(p.depth) >= len(h.levels) {
+			h.levels = append(h.levels, nil)
+		}
+		h.levels[p.depth] = append(h.levels[p.depth], p.n)
 	}
-	for height, level := range h.levels {
-		h.hashLevel(level)
-		clear(level)
-		h.levels[height] = level[:0]
+	for depth := len(h.levels) - 1; depth >= 0; depth-- {
+		if level := h.levels[depth]; len(level) > 0 {
+			h.hashLevel(level)
+			clear(level)
+			h.levels[depth] = level[:0]
+		}
 	}
 }
 
-// collect files n and its descendants that need encoding by height, and
-// returns n's height, or -1 if n needs nothing.
-func (h *levelHasher) collect(n node) int {
-	height := -1
-	switch n := n.(type) {
-	case *shortNode:
-		if n.cache.refLen != 0 {
-			return -1
-		}
-		height = h.collect(n.val)
-	case *fullNode:
-		if n.cache.refLen != 0 {
-			return -1
-		}
-		for _, c := range n.children[:16] {
-			height = max(height, h.collect(c))
-		}
-	default:
-		return -1
-	}
-	height++
-	for len(h.levels) <= height {
-		h.levels = append(h.levels, nil)
-	}
-	h.levels[height] = append(h.levels[height], n)
-	return height
-}
-
-// hashLevel encodes the nodes of one height and fills their caches: the
+// hashLevel encodes the nodes of one depth and fills their caches: the
 // encoding itself if shorter than 32 bytes, else its hash.
 func (h *levelHasher) hashLevel(level []node) {
 	h.buf, h.ends = h.buf[:0], h.ends[:0]
 	for _, n := range level {
-		h.buf = appendNode(h.buf, n)
+		if cacheOf(n).refLen == 0 {
+			h.buf = appendNode(h.buf, n)
+		}
 		h.ends = append(h.ends, len(h.buf))
 	}
 	h.owners, h.msgs = h.owners[:0], h.msgs[:0]
@@ -185,6 +171,9 @@ func (h *levelHasher) hashLevel(level []node) {
 	for i, n := range level {
 		enc := h.buf[start:h.ends[i]:h.ends[i]]
 		start = h.ends[i]
+		if len(enc) == 0 {
+			continue // already filled, through ensureRef
+		}
 		if len(enc) < 32 {
 			c := cacheOf(n)
 			c.refLen = uint8(copy(c.ref[:], enc))

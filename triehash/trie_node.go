@@ -28,7 +28,7 @@ type (
 		children [17]node
 		cache    nodeCache
 	}
-	hashNode  struct{ hash [32]byte }
+	hashNode  [32]byte // often aliases the stored parent's encoding
 	valueNode []byte
 )
 
@@ -45,6 +45,8 @@ type nodeCache struct {
 	// dirty says the node changed since the trie was opened or committed,
 	// so Commit must hand it over (or, if embedded, drop its stored copy).
 	dirty bool
+	// pending says the node is listed in its trie's pending nodes.
+	pending bool
 	// stored is the node's encoding as the node source holds it at the
 	// node's path, nil if it holds none: the node was loaded from there, or
 	// handed over by Commit. Changing or removing a stored node leaves a
