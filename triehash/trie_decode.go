@@ -46,53 +46,66 @@ func decodeNode(blob []byte) (node, error) {
 	if err != nil {
 		return nil, err
 	}
-	count, err := rlpstream.CountValues(items)
-	if err != nil {
-		return nil, err
+	// One pass splits the items, up to one more than a branch has: a
+	// malformed item or a count other than 2 or 17 is an error, as in
+	// go-ethereum, which counts the items first.
+	var parts [18][]byte
+	count := 0
+	for rest := items; len(rest) > 0; count++ {
+		if count == len(parts) {
+			return nil, fmt.Errorf("%w: more than 17 items", errNodeItems)
+		}
+		_, _, after, err := rlpstream.Split(rest)
+		if err != nil {
+			return nil, err
+		}
+		parts[count], rest = rest[:len(rest)-len(after)], after
 	}
 	switch count {
 	case 2:
-		return decodeShort(items)
+		return decodeShort(parts[0], parts[1])
 	case 17:
-		return decodeFull(items)
+		return decodeFull(&parts)
 	}
 	return nil, fmt.Errorf("%w: %d items", errNodeItems, count)
 }
 
-func decodeShort(items []byte) (node, error) {
-	compact, rest, err := splitString(items)
+// decodeShort decodes a leaf or an extension from its two items.
+func decodeShort(keyItem, valItem []byte) (node, error) {
+	compact, _, err := splitString(keyItem)
 	if err != nil {
 		return nil, fmt.Errorf("short node key: %w", err)
 	}
 	n := &shortNode{key: compactNibbles(compact)}
 	if n.isLeaf() {
-		value, _, err := splitString(rest)
+		value, _, err := splitString(valItem)
 		if err != nil {
 			return nil, fmt.Errorf("leaf value: %w", err)
 		}
 		n.val = valueNode(value)
 		return n, nil
 	}
-	if n.val, _, err = decodeRef(rest); err != nil {
+	if n.val, _, err = decodeRef(valItem); err != nil {
 		return nil, fmt.Errorf("extension child: %w", err)
 	}
 	return n, nil
 }
 
-func decodeFull(items []byte) (node, error) {
+// decodeFull decodes a branch from its 17 items.
+func decodeFull(items *[18][]byte) (node, error) {
 	n := new(fullNode)
-	for i := range 16 {
-		if len(items) >= 33 && items[0] == 0xa0 { // a hash, the usual child
-			n.children[i], items = (*hashNode)(items[1:33]), items[33:]
+	for i, item := range items[:16] {
+		if len(item) == 33 && item[0] == 0xa0 { // a hash, the usual child
+			n.children[i] = (*hashNode)(item[1:])
 			continue
 		}
-		child, rest, err := decodeRef(items)
+		child, _, err := decodeRef(item)
 		if err != nil {
 			return nil, fmt.Errorf("branch child %x: %w", i, err)
 		}
-		n.children[i], items = child, rest
+		n.children[i] = child
 	}
-	value, _, err := splitString(items)
+	value, _, err := splitString(items[16])
 	if err != nil {
 		return nil, fmt.Errorf("branch value: %w", err)
 	}
