@@ -6,12 +6,13 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/trie"
 	"github.com/ethereum/go-ethereum/triedb/database"
+
+	"github.com/keccakroot/keccakroot/internal/benchturns"
 )
 
 // memNodes is a committed trie's nodes by path, served from memory without
@@ -72,69 +73,109 @@ func blockChanges(s *benchState, n int) []op {
 	return ops
 }
 
+// blockTrie is one implementation's side of BenchmarkTrieBlock.
+type blockTrie interface {
+	Update(k, v []byte) error
+	Hash() common.Hash
+}
+
+// oursAsGeth gives a Trie go-ethereum's Hash signature.
+type oursAsGeth struct{ *Trie }
+
+func (t oursAsGeth) Hash() common.Hash { return t.Trie.Hash() }
+
 // BenchmarkTrieBlock opens a state trie of a million accounts at its root,
-// applies a block's changes and hashes it, with go-ethereum's trie.Trie and
-// with Trie taking turns, and reports the time per change of the updates
-// and of Hash for each, and the speed-ups, as metrics. Hash uses
-// GOMAXPROCS goroutines in both: run with -cpu 1,2.
+// applies a block's changes (80% changed accounts, 15% new, 5% deleted)
+// and hashes it, with go-ethereum's trie.Trie and with Trie taking turns
+// (see benchturns), nodes served from memory to both. op=hash times Hash
+// alone, the changes applied untimed before each turn; op=update+hash
+// times opening, changing and hashing. Both report ns per change and the
+// speed-up as metrics; Hash uses GOMAXPROCS goroutines in both, so run
+// with -cpu 1,2. op=memory reports the live heap each trie holds after
+// Hash, per change (the nodes it loaded included).
 func BenchmarkTrieBlock(b *testing.B) {
 	accounts := 1000000
 	if testing.Short() {
 		accounts = 10000
 	}
 	s := committedAccounts(b, accounts)
+	open := []func() blockTrie{
+		func() blockTrie {
+			gt, err := trie.New(trie.TrieID(common.Hash(s.root)), s.nodes)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return gt
+		},
+		func() blockTrie {
+			tr, err := NewTrie(s.root, s.nodes)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return oursAsGeth{tr}
+		},
+	}
+	names := []string{"go-ethereum", "keccakroot"}
 	for _, changes := range []int{1000, 10000} {
 		ops := blockChanges(s, changes)
 		want := gethBlockRoot(b, s, ops)
-		b.Run(fmt.Sprintf("accounts=%d/changes=%d", accounts, changes), func(b *testing.B) {
-			var update, hash [2]time.Duration
-			var alloc [2]uint64
-			var mem runtime.MemStats
-			for b.Loop() {
-				for impl := range 2 {
-					runtime.ReadMemStats(&mem)
-					before := mem.TotalAlloc
-					start := time.Now()
-					var root [32]byte
-					if impl == 0 {
-						gt, err := trie.New(trie.TrieID(common.Hash(s.root)), s.nodes)
-						if err != nil {
-							b.Fatal(err)
-						}
-						applyAll(b, gt, ops)
-						mid := time.Now()
-						update[0] += mid.Sub(start)
-						root = gt.Hash()
-						hash[0] += time.Since(mid)
-					} else {
-						tr, err := NewTrie(s.root, s.nodes)
-						if err != nil {
-							b.Fatal(err)
-						}
+		check := func(impl int, root common.Hash) {
+			if root != want {
+				b.Fatalf("%s: root %x, want %x", names[impl], root, want)
+			}
+		}
+		prefix := fmt.Sprintf("accounts=%d/changes=%d", accounts, changes)
+		b.Run(prefix+"/op=hash", func(b *testing.B) {
+			turns := make([]benchturns.Turn, 2)
+			for impl := range turns {
+				var tr blockTrie
+				turns[impl] = benchturns.Turn{
+					Prepare: func() {
+						tr = open[impl]()
 						applyAll(b, tr, ops)
-						mid := time.Now()
-						update[1] += mid.Sub(start)
-						root = tr.Hash()
-						hash[1] += time.Since(mid)
-					}
-					runtime.ReadMemStats(&mem)
-					alloc[impl] += mem.TotalAlloc - before
-					if root != want {
-						b.Fatalf("impl %d: root %x, want %x", impl, root, want)
-					}
+					},
+					Call: func(int) { check(impl, tr.Hash()) },
 				}
 			}
-			per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N*changes) }
-			b.ReportMetric(per(update[0]), "ns/update-go-ethereum")
-			b.ReportMetric(per(update[1]), "ns/update-keccakroot")
-			b.ReportMetric(per(hash[0]), "ns/hash-go-ethereum")
-			b.ReportMetric(per(hash[1]), "ns/hash-keccakroot")
-			b.ReportMetric(float64(alloc[0])/float64(b.N*changes), "B/change-go-ethereum")
-			b.ReportMetric(float64(alloc[1])/float64(b.N*changes), "B/change-keccakroot")
-			b.ReportMetric(float64(hash[0])/float64(hash[1]), "speedup-hash")
-			b.ReportMetric(float64(update[0]+hash[0])/float64(update[1]+hash[1]), "speedup-update+hash")
+			reportTurns(b, benchturns.Measure(b, 1, turns), changes, names)
+		})
+		b.Run(prefix+"/op=update+hash", func(b *testing.B) {
+			turns := make([]benchturns.Turn, 2)
+			for impl := range turns {
+				turns[impl].Call = func(int) {
+					tr := open[impl]()
+					applyAll(b, tr, ops)
+					check(impl, tr.Hash())
+				}
+			}
+			reportTurns(b, benchturns.Measure(b, 1, turns), changes, names)
+		})
+		b.Run(prefix+"/op=memory", func(b *testing.B) {
+			var held [2]float64
+			for b.Loop() {
+				for impl := range open {
+					before := liveHeap()
+					tr := open[impl]()
+					applyAll(b, tr, ops)
+					check(impl, tr.Hash())
+					held[impl] += float64(liveHeap() - before)
+					runtime.KeepAlive(tr)
+				}
+			}
+			for impl, name := range names {
+				b.ReportMetric(held[impl]/float64(b.N*changes), "B/change-"+name)
+			}
 		})
 	}
+}
+
+// reportTurns reports each implementation's time per change and the
+// speed-up of the second over the first.
+func reportTurns(b *testing.B, perCall []float64, changes int, names []string) {
+	for i, name := range names {
+		b.ReportMetric(perCall[i]/float64(changes), "ns/change-"+name)
+	}
+	b.ReportMetric(perCall[0]/perCall[1], "speedup")
 }
 
 func gethBlockRoot(b *testing.B, s *benchState, ops []op) [32]byte {

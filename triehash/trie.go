@@ -53,6 +53,7 @@ type Trie struct {
 	// Hash encodes deepest first; unhashed counts the changes since then.
 	pending  []pendingNode
 	unhashed int
+	hashers  []*levelHasher // one per worker, kept for their buffers
 }
 
 // pendingNode is a node to encode at the next Hash, with its depth in

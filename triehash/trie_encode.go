@@ -1,6 +1,10 @@
 package triehash
 
-import "github.com/keccakroot/keccakroot/rlpstream"
+import (
+	"slices"
+
+	"github.com/keccakroot/keccakroot/rlpstream"
+)
 
 // Encodings of a Trie's nodes, as go-ethereum's trie writes them: a leaf is
 // [compact key, value], an extension [compact key, child], a branch
@@ -56,14 +60,37 @@ func appendNode(dst []byte, n node) []byte {
 		dst = appendCompactNibbles(dst, n.key)
 		return appendChildRef(dst, n.val)
 	case *fullNode:
-		size := 0
+		// One pass: the children go after room for the list header of
+		// any branch without a value of 64 KiB, and the content moves back
+		// over what the header leaves free.
+		const room = 3
+		start := len(dst)
+		dst = slices.Grow(dst, room+17*33)[:start+room]
 		for _, child := range &n.children {
-			size += childRefSize(child)
-		}
-		dst = rlpstream.AppendListHeader(dst, size)
-		for _, child := range &n.children {
+			if h, ok := child.(*hashNode); ok {
+				// A plain 33-byte store, without a call to copy, lets the
+				// loads of several children's hashes overlap.
+				end := len(dst) + 33
+				if end > cap(dst) {
+					dst = slices.Grow(dst, 33)
+				}
+				dst = dst[:end]
+				dst[end-33] = 0xa0
+				*(*[32]byte)(dst[end-32 : end]) = *h
+				continue
+			}
+			childRefSize(child) // fills a missing cache
 			dst = appendChildRef(dst, child)
 		}
+		size := len(dst) - start - room
+		switch header := rlpstream.HeaderSize(size); {
+		case header < room:
+			copy(dst[start+header:], dst[start+room:])
+			dst = dst[:len(dst)-(room-header)]
+		case header > room: // a value of 64 KiB or more
+			dst = slices.Insert(dst, start+room, make([]byte, header-room)...)
+		}
+		rlpstream.AppendListHeader(dst[start:start], size)
 		return dst
 	}
 	return dst

@@ -60,8 +60,10 @@ func (t *Trie) rehash() {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	h := levelHashers.Get().(*levelHasher)
-	defer levelHashers.Put(h)
+	for len(t.hashers) < workers {
+		t.hashers = append(t.hashers, new(levelHasher))
+	}
+	h := t.hashers[0]
 	if workers == 1 || t.unhashed < parallelMinChanges {
 		h.hash(t.pending)
 		return
@@ -90,12 +92,8 @@ func (t *Trie) rehash() {
 		shares[g] = append(shares[g], p)
 	}
 	var wg sync.WaitGroup
-	for _, share := range shares {
-		wg.Go(func() {
-			h := levelHashers.Get().(*levelHasher)
-			h.hash(share)
-			levelHashers.Put(h)
-		})
+	for i, share := range shares {
+		wg.Go(func() { t.hashers[i].hash(share) })
 	}
 	wg.Wait()
 	h.hash(top)
@@ -126,8 +124,13 @@ func dealNibbles(counts *[16]int, workers int) (groupOf [16]int, groups int) {
 	return groupOf, group + 1
 }
 
-// levelHasher encodes and hashes nodes depth by depth. Its buffers are
-// reused from one Hash to the next.
+// hashChunk is the number of nodes encoded, then hashed, together: enough
+// to fill the batch kernel's lanes many times over, few enough that the
+// encodings stay in the core's caches until they are hashed.
+const hashChunk = 64
+
+// levelHasher encodes and hashes nodes depth by depth. A Trie keeps one
+// per worker, so that their buffers serve every Hash.
 type levelHasher struct {
 	levels  [][]node   // nodes to encode, by depth
 	buf     []byte     // the encodings of one depth
@@ -136,8 +139,6 @@ type levelHasher struct {
 	msgs    [][]byte   // their encodings
 	digests [][32]byte // and their hashes
 }
-
-var levelHashers = sync.Pool{New: func() any { return new(levelHasher) }}
 
 // hash fills the cache of every pending node, the deepest first.
 func (h *levelHasher) hash(pending []pendingNode) {
@@ -148,15 +149,16 @@ func (h *levelHasher) hash(pending []pendingNode) {
 		h.levels[p.depth] = append(h.levels[p.depth], p.n)
 	}
 	for depth := len(h.levels) - 1; depth >= 0; depth-- {
-		if level := h.levels[depth]; len(level) > 0 {
-			h.hashLevel(level)
-			clear(level)
-			h.levels[depth] = level[:0]
+		level := h.levels[depth]
+		for start := 0; start < len(level); start += hashChunk {
+			h.hashLevel(level[start:min(start+hashChunk, len(level))])
 		}
+		clear(level)
+		h.levels[depth] = level[:0]
 	}
 }
 
-// hashLevel encodes the nodes of one depth and fills their caches: the
+// hashLevel encodes nodes of one depth and fills their caches: the
 // encoding itself if shorter than 32 bytes, else its hash.
 func (h *levelHasher) hashLevel(level []node) {
 	h.buf, h.ends = h.buf[:0], h.ends[:0]

@@ -320,3 +320,25 @@ func TestTrieKeyTooLong(t *testing.T) {
 		t.Errorf("Get: %v", err)
 	}
 }
+
+// TestTrieLongValues stores values around the sizes where a branch's list
+// header grows (56 bytes, 256 bytes, 64 KiB) in a branch's value slot and
+// in leaves, against go-ethereum.
+func TestTrieLongValues(t *testing.T) {
+	gt := trie.NewEmpty(nil)
+	tr, _ := NewTrie(EmptyRoot, nil)
+	for i, size := range []int{1, 20, 55, 56, 200, 255, 256, 300, 65535 - 16*33, 65536, 70000} {
+		value := bytes.Repeat([]byte{byte(i + 1)}, size)
+		for _, key := range [][]byte{{0x12}, {0x12, byte(i)}, {0x12, byte(i), 0x34}} {
+			if err := gt.Update(key, value); err != nil {
+				t.Fatal(err)
+			}
+			if err := tr.Update(key, value); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, want := tr.Hash(), gt.Hash(); got != want {
+			t.Fatalf("values of %d bytes: root %x, go-ethereum %x", size, got, want)
+		}
+	}
+}
