@@ -1,7 +1,6 @@
 package triehash
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -17,23 +16,70 @@ import (
 
 // memNodes is a committed trie's nodes by path, served from memory without
 // checks to go-ethereum's trie.Trie and to a Trie alike, so that the
-// benchmarks time the tries and not the store.
-type memNodes map[string][]byte
-
-func (m memNodes) NodeReader(common.Hash) (database.NodeReader, error) { return gethReader(m), nil }
-
-type gethReader memNodes
-
-func (m gethReader) Node(_ common.Hash, path []byte, _ common.Hash) ([]byte, error) {
-	return m[string(path)], nil
+// benchmarks time the tries and not the store. Like a database's cache it
+// holds almost no Go pointers, so the collector does not scan it on every
+// cycle.
+type memNodes struct {
+	short map[uint64]uint64 // paths of up to 15 nibbles, packed: see shortPath
+	long  map[string]uint64 // longer paths
+	arena []byte            // the nodes, one after another
 }
 
-func (m memNodes) Node(path []byte, _ [32]byte) ([]byte, error) { return m[string(path)], nil }
+func newMemNodes() *memNodes {
+	return &memNodes{short: map[uint64]uint64{}, long: map[string]uint64{}}
+}
+
+// shortPath packs a path of up to 15 nibbles and its length into a word.
+func shortPath(path []byte) (uint64, bool) {
+	if len(path) > 15 {
+		return 0, false
+	}
+	k := uint64(len(path))
+	for _, nib := range path {
+		k = k<<4 | uint64(nib)
+	}
+	return k, true
+}
+
+func (m *memNodes) put(path, blob []byte) {
+	span := uint64(len(m.arena))<<24 | uint64(len(blob)) // offset and length
+	m.arena = append(m.arena, blob...)
+	if k, ok := shortPath(path); ok {
+		m.short[k] = span
+	} else {
+		m.long[string(path)] = span
+	}
+}
+
+func (m *memNodes) get(path []byte) []byte {
+	var span uint64
+	var ok bool
+	if k, short := shortPath(path); short {
+		span, ok = m.short[k]
+	} else {
+		span, ok = m.long[string(path)]
+	}
+	if !ok {
+		return nil
+	}
+	off, n := span>>24, span&(1<<24-1)
+	return m.arena[off : off+n : off+n]
+}
+
+func (m *memNodes) NodeReader(common.Hash) (database.NodeReader, error) { return gethReader{m}, nil }
+
+type gethReader struct{ m *memNodes }
+
+func (r gethReader) Node(_ common.Hash, path []byte, _ common.Hash) ([]byte, error) {
+	return r.m.get(path), nil
+}
+
+func (m *memNodes) Node(path []byte, _ [32]byte) ([]byte, error) { return m.get(path), nil }
 
 // benchState is a committed state trie of random accounts.
 type benchState struct {
 	root  [32]byte
-	nodes memNodes
+	nodes *memNodes
 	keys  [][]byte // the hashed addresses, sorted
 }
 
@@ -44,9 +90,9 @@ func committedAccounts(b *testing.B, n int) *benchState {
 		return s
 	}
 	accounts := benchAccounts(b, n)
-	s := &benchState{nodes: memNodes{}, keys: accounts.sortedKeys}
+	s := &benchState{nodes: newMemNodes(), keys: accounts.sortedKeys}
 	builder := NewBuilder(func(path []byte, _ [32]byte, blob []byte) {
-		s.nodes[string(path)] = bytes.Clone(blob)
+		s.nodes.put(path, blob)
 	})
 	feed(b, builder, accounts.sortedKeys, accounts.sortedValues)
 	s.root = builder.Hash()

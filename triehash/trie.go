@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // NodeSource is where a Trie finds the stored nodes it has not loaded yet:
@@ -54,6 +55,7 @@ type Trie struct {
 	pending  []pendingNode
 	unhashed int
 	hashers  []*levelHasher // one per worker, kept for their buffers
+	keyBuf   []byte         // the nibbles of the key being looked up or changed
 }
 
 // pendingNode is a node to encode at the next Hash, with its depth in
@@ -123,7 +125,7 @@ func (t *Trie) Get(key []byte) ([]byte, error) {
 	if err := checkKey(key); err != nil {
 		return nil, err
 	}
-	k := keyNibbles(key)
+	k := t.nibbles(key)
 	slot, pos := &t.root, 0
 	for {
 		switch n := (*slot).(type) {
@@ -163,7 +165,7 @@ func (t *Trie) Update(key, value []byte) error {
 	if err := checkKey(key); err != nil {
 		return err
 	}
-	changed, root, err := t.insert(t.root, keyNibbles(key), 0, valueNode(bytes.Clone(value)))
+	changed, root, err := t.insert(t.root, t.nibbles(key), 0, valueNode(bytes.Clone(value)))
 	if err != nil {
 		return err
 	}
@@ -181,7 +183,7 @@ func (t *Trie) Delete(key []byte) error {
 	if err := checkKey(key); err != nil {
 		return err
 	}
-	changed, root, err := t.delete(t.root, keyNibbles(key), 0)
+	changed, root, err := t.delete(t.root, t.nibbles(key), 0)
 	if err != nil {
 		return err
 	}
@@ -210,7 +212,7 @@ func (t *Trie) insert(n node, k []byte, pos int, value valueNode) (bool, node, e
 	}
 	switch n := n.(type) {
 	case nil:
-		return true, t.made(&shortNode{key: k[pos:], val: value, cache: dirtyCache}, pos, k), nil
+		return true, t.made(&shortNode{key: bytes.Clone(k[pos:]), val: value, cache: dirtyCache}, pos, k), nil
 	case *shortNode:
 		match := sharedNibbles(k[pos:], n.key)
 		if match == len(n.key) {
@@ -234,7 +236,7 @@ func (t *Trie) insert(n node, k []byte, pos int, value valueNode) (bool, node, e
 		if match == 0 {
 			return true, branch, nil
 		}
-		return true, t.made(&shortNode{key: k[pos:at], val: branch, cache: dirtyCache}, pos, k), nil
+		return true, t.made(&shortNode{key: bytes.Clone(k[pos:at]), val: branch, cache: dirtyCache}, pos, k), nil
 	case *fullNode:
 		slot := &n.children[k[pos]]
 		changed, child, err := t.insert(*slot, k, pos+1, value)
@@ -259,12 +261,25 @@ func (t *Trie) insert(n node, k []byte, pos int, value valueNode) (bool, node, e
 }
 
 // shortOrValue returns the node at path for rest nibbles leading to val:
-// val itself when no nibbles are left, else a short node.
+// val itself when no nibbles are left, else a short node with a copy of
+// rest.
 func (t *Trie) shortOrValue(rest []byte, val node, path []byte) node {
 	if len(rest) == 0 {
 		return val
 	}
-	return t.made(&shortNode{key: rest, val: val, cache: dirtyCache}, len(path), path)
+	return t.made(&shortNode{key: bytes.Clone(rest), val: val, cache: dirtyCache}, len(path), path)
+}
+
+// nibbles returns key as nibbles with the terminator, in a buffer of the
+// trie's that the next call reuses: nodes keep copies of what they need.
+func (t *Trie) nibbles(key []byte) []byte {
+	t.keyBuf = slices.Grow(t.keyBuf[:0], 2*len(key)+1)[:2*len(key)+1]
+	for i, b := range key {
+		t.keyBuf[2*i] = b >> 4
+		t.keyBuf[2*i+1] = b & 0x0f
+	}
+	t.keyBuf[2*len(key)] = terminator
+	return t.keyBuf
 }
 
 // delete removes the value at the nibbles k[pos:] below n, the node at path
