@@ -161,6 +161,7 @@ func (h *levelHasher) hash(pending []pendingNode) {
 // hashLevel encodes nodes of one depth and fills their caches: the
 // encoding itself if shorter than 32 bytes, else its hash.
 func (h *levelHasher) hashLevel(level []node) {
+	warm(level)
 	h.buf, h.ends = h.buf[:0], h.ends[:0]
 	for _, n := range level {
 		if cacheOf(n).refLen == 0 {
@@ -209,4 +210,26 @@ func ensureRef(n node) {
 		return
 	}
 	c.ref, c.refLen = fastkeccak.Sum256(enc), 32
+}
+
+// warmSink keeps warm's loads from being optimised away.
+var warmSink byte
+
+// warm reads one byte of every child hash of the branches in level before
+// they are encoded. The hashes usually sit in their parents' stored
+// encodings, long out of the cache by now; loads with nothing depending on
+// them are in flight together, where the encoder, which stores between
+// loads, would wait for them one after another.
+func warm(level []node) {
+	var sink byte
+	for _, n := range level {
+		if f, ok := n.(*fullNode); ok {
+			for _, c := range f.children[:16] {
+				if h, ok := c.(*hashNode); ok {
+					sink ^= h[0] ^ h[31]
+				}
+			}
+		}
+	}
+	warmSink = sink
 }
