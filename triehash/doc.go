@@ -17,6 +17,21 @@
 //	}
 //	root := b.Hash()
 //
+// A Trie is the mutable trie of a client's block processing: opened at a
+// root over a NodeSource, it loads nodes along the paths it walks, takes
+// updates and deletions, rehashes only what changed (in batches, on all
+// cores) and commits exactly the node set go-ethereum's trie commits. It
+// proves keys (Prove), and a Trie opened over NewProofSource is a partial
+// trie revealed by proofs; VerifyProof checks a proof by go-ethereum's rules.
+//
+//	t, err := triehash.NewTrie(parentRoot, source)
+//	...
+//	err = t.Update(key, value)   // an empty value deletes
+//	root := t.Hash()
+//	root, err = t.Commit(func(path []byte, hash [32]byte, blob []byte) {
+//		// store blob at path; a nil blob deletes the node at path
+//	})
+//
 // The package depends on fastkeccak and rlpstream only; it does not import
 // go-ethereum.
 package triehash
