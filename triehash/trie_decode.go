@@ -42,6 +42,9 @@ func decodeNode(blob []byte) (node, error) {
 	if len(blob) == 0 {
 		return nil, fmt.Errorf("empty node: %w", rlpstream.ErrUnexpectedEnd)
 	}
+	if n := decodeFullOfHashes(blob); n != nil {
+		return n, nil
+	}
 	items, _, err := rlpstream.SplitList(blob)
 	if err != nil {
 		return nil, err
@@ -68,6 +71,29 @@ func decodeNode(blob []byte) (node, error) {
 		return decodeFull(&parts)
 	}
 	return nil, fmt.Errorf("%w: %d items", errNodeItems, count)
+}
+
+// fullOfHashesSize is the size of a branch with 16 children by hash and no
+// value, the most common node of a large trie: a 3-byte list header, 16
+// 33-byte references and an empty string.
+const fullOfHashesSize = 3 + 16*33 + 1
+
+// decodeFullOfHashes decodes blob if it is such a branch, and returns nil
+// for any other node, which the general decoder reads.
+func decodeFullOfHashes(blob []byte) *fullNode {
+	if len(blob) != fullOfHashesSize || blob[0] != 0xf9 || blob[1] != 0x02 || blob[2] != 0x11 || blob[fullOfHashesSize-1] != 0x80 {
+		return nil
+	}
+	for i := range 16 {
+		if blob[3+33*i] != 0xa0 {
+			return nil
+		}
+	}
+	n := new(fullNode)
+	for i := range 16 {
+		n.children[i] = (*hashNode)(blob[4+33*i : 4+33*i+32])
+	}
+	return n
 }
 
 // decodeShort decodes a leaf or an extension from its two items.
