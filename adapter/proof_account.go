@@ -100,7 +100,7 @@ func VerifyAccountResult(stateRoot common.Hash, res *gethclient.AccountResult) (
 }
 
 // checkAccount compares the claimed fields with the proven account, in the
-// order eth_getProof lists them.
+// order of the account's fields.
 func checkAccount(res *gethclient.AccountResult, acc *types.StateAccount) error {
 	mismatch := func(field, claimed, proven string) error {
 		return &AccountProofError{Address: res.Address, Field: field, Claimed: claimed, Proven: proven, Err: ErrAccountMismatch}
