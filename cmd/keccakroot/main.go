@@ -83,7 +83,7 @@ func wantsJSON(args []string) bool {
 
 // newApp builds the command-line application.
 func newApp(stdout, stderr io.Writer) *cli.App {
-	commands := []*cli.Command{genesisCommand(), verifyChainCommand(), rootCommand(), benchCommand()}
+	commands := []*cli.Command{genesisCommand(), verifyChainCommand(), rootCommand(), benchCommand(), proofCommand()}
 	for _, cmd := range commands {
 		cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error {
 			return usageErrorf("%s: %v (see keccakroot %s --help)", c.Command.Name, err, c.Command.Name)
