@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
+	"unsafe"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -198,11 +199,15 @@ func BenchmarkTrieBlock(b *testing.B) {
 		})
 		b.Run(prefix+"/op=memory", func(b *testing.B) {
 			var held [2]float64
+			var books float64
 			for b.Loop() {
 				for impl := range open {
 					before := liveHeap()
 					tr := open[impl]()
 					applyAll(b, tr, ops)
+					if ours, ok := tr.(oursAsGeth); ok {
+						books += float64(ours.bookkeeping())
+					}
 					check(impl, tr.Hash())
 					held[impl] += float64(liveHeap() - before)
 					runtime.KeepAlive(tr)
@@ -211,8 +216,16 @@ func BenchmarkTrieBlock(b *testing.B) {
 			for impl, name := range names {
 				b.ReportMetric(held[impl]/float64(b.N*changes), "B/change-"+name)
 			}
+			b.ReportMetric(books/float64(b.N*changes), "B/change-keccakroot-bookkeeping")
 		})
 	}
+}
+
+// bookkeeping is what the trie holds for its changes beyond the nodes:
+// the list of changed nodes and the dropped paths with their origins.
+func (t *Trie) bookkeeping() int {
+	d := &t.dropped
+	return cap(t.pending)*int(unsafe.Sizeof(pendingNode{})) + cap(d.paths) + cap(d.ends)*8 + cap(d.prevs)*24
 }
 
 // reportTurns reports each implementation's time per change and the
