@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/trie"
 )
 
@@ -42,7 +41,7 @@ func FuzzTrie(f *testing.F) {
 				}
 				store.apply(set)
 				var err error
-				if gt, err = trie.New(trie.TrieID(common.Hash(wantRoot)), store); err != nil {
+				if gt, err = trie.New(trie.TrieID(wantRoot), store); err != nil {
 					t.Fatal(err)
 				}
 				if reopened, err = NewTrie(wantRoot, store.source()); err != nil {

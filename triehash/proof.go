@@ -120,7 +120,7 @@ func VerifyProofFrom(root [32]byte, key []byte, proof NodeSource) ([]byte, error
 		}
 		n, err := decodeNode(blob)
 		if err != nil {
-			return nil, fmt.Errorf("%w: node %d of the path, hash %x: %v", ErrProofNodeInvalid, i, want, err)
+			return nil, fmt.Errorf("%w: node %d of the path, hash %x: %w", ErrProofNodeInvalid, i, want, err)
 		}
 		rest, child := followKey(n, k[pos:])
 		switch child := child.(type) {

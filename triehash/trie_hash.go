@@ -138,6 +138,7 @@ type levelHasher struct {
 	owners  []node     // the nodes whose encodings are hashed, in order
 	msgs    [][]byte   // their encodings
 	digests [][32]byte // and their hashes
+	warmth  byte       // what warm read, kept
 }
 
 // hash fills the cache of every pending node, the deepest first.
@@ -161,7 +162,7 @@ func (h *levelHasher) hash(pending []pendingNode) {
 // hashLevel encodes nodes of one depth and fills their caches: the
 // encoding itself if shorter than 32 bytes, else its hash.
 func (h *levelHasher) hashLevel(level []node) {
-	warm(level)
+	h.warmth ^= warm(level)
 	h.buf, h.ends = h.buf[:0], h.ends[:0]
 	for _, n := range level {
 		if cacheOf(n).refLen == 0 {
@@ -212,16 +213,14 @@ func ensureRef(n node) {
 	c.ref, c.refLen = fastkeccak.Sum256(enc), 32
 }
 
-// warmSink keeps warm's loads from being optimised away.
-var warmSink byte
-
 // warm reads one byte of every child hash of the branches in level before
 // they are encoded. The hashes usually sit in their parents' stored
 // encodings, long out of the cache by now; loads with nothing depending on
 // them are in flight together, where the encoder, which stores between
 // loads, would wait for them one after another.
-func warm(level []node) {
-	var sink byte
+// It returns a byte of them, which the caller keeps so that the loads are
+// not optimised away.
+func warm(level []node) (sink byte) {
 	for _, n := range level {
 		if f, ok := n.(*fullNode); ok {
 			for _, c := range f.children[:16] {
@@ -231,5 +230,5 @@ func warm(level []node) {
 			}
 		}
 	}
-	warmSink = sink
+	return sink
 }

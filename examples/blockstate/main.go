@@ -112,7 +112,7 @@ func run() error {
 // blockChanges draws a block's changes: 80% of them change accounts of the
 // state, 15% create accounts and 5% delete accounts.
 func blockChanges(root common.Hash, tdb *triedb.Database, n int) ([]change, error) {
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng := rand.New(rand.NewPCG(1, 2)) //nolint:gosec // a reproducible example block, not a secret
 	var existing []common.Address
 	for addr := range core.DefaultGenesisBlock().Alloc {
 		existing = append(existing, addr)
