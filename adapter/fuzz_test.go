@@ -62,7 +62,7 @@ func gethBodyMatches(b *types.Block) bool {
 
 // FuzzTxHash decodes its input as go-ethereum decodes a transaction (a
 // legacy RLP list, or a type byte and its payload) and checks that TxHash,
-// which reads the decoded fields in place, gives tx.Hash(). The seeds are
+// which hashes the transaction's public encoding, gives tx.Hash(). The seeds are
 // every transaction of the generated chains, of every type.
 func FuzzTxHash(f *testing.F) {
 	for _, cb := range mustTestChain(f) {

@@ -1,7 +1,6 @@
 package adapter
 
 import (
-	"bytes"
 	"fmt"
 	"math/big"
 	"testing"
@@ -98,33 +97,5 @@ func TestTransactionsRootSidecar(t *testing.T) {
 				t.Fatalf("TxHash = %x, go-ethereum %x", got, want)
 			}
 		})
-	}
-}
-
-// TestTxInnerFound fails when go-ethereum's Transaction no longer holds its
-// consensus contents where txInner looks: TxHash would still be right,
-// through tx.Hash(), but slower and allocating, so the change must be seen.
-func TestTxInnerFound(t *testing.T) {
-	if !txInnerFound {
-		t.Fatal("types.Transaction has no field inner of type types.TxData; TxHash falls back to tx.Hash()")
-	}
-	r := newRand(t)
-	for _, typ := range txTypes {
-		tx := randTx(r, typ)
-		inner := txInner(tx)
-		if inner == nil {
-			t.Fatalf("type %d: txInner returned nil", typ)
-		}
-		var f txFields
-		if !f.load(inner) || f.typ != tx.Type() {
-			t.Fatalf("type %d: load read type %d from the inner value", typ, f.typ)
-		}
-		if f.nonce != tx.Nonce() || f.gas != tx.Gas() || !bytes.Equal(f.data, tx.Data()) {
-			t.Fatalf("type %d: the inner value's nonce, gas or data differ from the accessors'", typ)
-		}
-	}
-	var f txFields
-	if f.load(nil) {
-		t.Fatal("load(nil) reported a known transaction type")
 	}
 }

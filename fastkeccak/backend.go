@@ -51,10 +51,9 @@ func chooseBackend(override string) backendID {
 func Backend() string { return active.String() }
 
 // maxAssemblyAbsorb bounds the input of one call to an assembly absorb
-// loop: 64 blocks, about 20µs. The goroutine can only be preempted at the
-// stack check in the prologue of a call, never inside the assembly, so a
-// 32 MiB message in one call would hold up every stop-the-world pause for
-// the whole hash.
+// loop to 64 blocks. The goroutine can only be preempted at the stack check
+// in the prologue of a call, never inside the assembly, so a 32 MiB message
+// in one call would hold up every stop-the-world pause for the whole hash.
 const maxAssemblyAbsorb = 64 * rate
 
 // absorbGeneric XORs each 136-byte block of p into the state and permutes,

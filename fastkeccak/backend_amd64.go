@@ -4,14 +4,19 @@ package fastkeccak
 
 import "golang.org/x/sys/cpu"
 
+// builtBackends lists the kernels of this build, the CPU's or not.
+func builtBackends() []backendID {
+	return []backendID{backendAMD64AVX512VL, backendAMD64BMI2, backendGeneric}
+}
+
 // availableBackends lists the kernels this CPU can run, the default first.
 //
 // The AVX-512VL kernel keeps the whole state in 25 xmm registers and uses
-// VPTERNLOGQ for θ and χ; it absorbs about 1.3 times faster than the
-// scalar kernels on Zen 4 and on an Ice Lake Xeon (BenchmarkKernel: 290
-// against 390 ns a block there), whose ~135 ALU operations a round keep
-// them at the integer units' limit. It touches no zmm register, so it does
-// not trigger the frequency drop of heavy 512-bit code on Intel cores.
+// VPTERNLOGQ for θ and χ, one instruction where the scalar kernels need
+// several: they are held at the integer units' limit, and it absorbs
+// faster on Zen 4 and on Ice Lake (BenchmarkKernel; the README has the
+// figures). It touches no zmm register, so it does not trigger the
+// frequency drop of heavy 512-bit code on Intel cores.
 // BMI2's RORX and BMI1's ANDN make the scalar kernel shorter; CPUs before
 // Haswell lack them and get the portable Go permutation.
 func availableBackends() []backendID {

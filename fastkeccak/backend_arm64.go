@@ -8,6 +8,9 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
+// builtBackends lists the kernels of this build, the CPU's or not.
+func builtBackends() []backendID { return []backendID{backendARM64SHA3, backendGeneric} }
+
 // availableBackends lists the kernels this CPU can run, the default first.
 //
 // The SHA3 extension (EOR3, RAX1, XAR, BCAX) is the default only on Apple

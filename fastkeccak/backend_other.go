@@ -2,6 +2,9 @@
 
 package fastkeccak
 
+// builtBackends lists the kernels of this build: the portable one.
+func builtBackends() []backendID { return []backendID{backendGeneric} }
+
 // availableBackends lists the kernels this build and CPU can run, the
 // default first. Without assembly there is only the portable one.
 func availableBackends() []backendID { return []backendID{backendGeneric} }

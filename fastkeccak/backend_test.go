@@ -16,15 +16,41 @@ func useBackend(tb testing.TB, id backendID) {
 	tb.Cleanup(func() { active = prev })
 }
 
-// forEachBackend runs f once per kernel this CPU can run, each forced in
-// turn, so every test covers every backend the machine has.
+// forEachBackend runs f once per kernel of this build, each forced in turn
+// in its own subtest, so every test covers every backend the machine has;
+// the subtest of a kernel this CPU cannot run is skipped with its name.
 func forEachBackend(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
-	for _, id := range availableBackends() {
+	for _, id := range builtBackends() {
 		t.Run("backend="+id.String(), func(t *testing.T) {
+			requireBackend(t, id)
 			useBackend(t, id)
 			f(t)
 		})
+	}
+}
+
+// runsBackend reports whether this CPU can run kernel id.
+func runsBackend(id backendID) bool { return slices.Contains(availableBackends(), id) }
+
+// requireBackend skips the test, naming the kernel, if this CPU cannot run
+// id.
+func requireBackend(tb testing.TB, id backendID) {
+	tb.Helper()
+	if !runsBackend(id) {
+		tb.Skipf("kernel %s not run: this CPU lacks its instructions", id)
+	}
+}
+
+// logMissingBackends names the kernels of this build that this CPU cannot
+// run, for a test that loops over the others without subtests (a fuzz
+// target).
+func logMissingBackends(tb testing.TB) {
+	tb.Helper()
+	for _, id := range builtBackends() {
+		if !runsBackend(id) {
+			tb.Logf("kernel %s not run: this CPU lacks its instructions", id)
+		}
 	}
 }
 
@@ -32,6 +58,11 @@ func TestBackendNames(t *testing.T) {
 	available := availableBackends()
 	if !slices.Contains(available, backendGeneric) {
 		t.Fatalf("generic kernel missing from %v", available)
+	}
+	for _, id := range available {
+		if !slices.Contains(builtBackends(), id) {
+			t.Errorf("kernel %s is available but not listed as built", id)
+		}
 	}
 	t.Logf("Backend() = %s; available: %v", Backend(), available)
 	for _, id := range available {
@@ -59,6 +90,7 @@ func TestBackendEnvironment(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a subprocess per backend")
 	}
+	logMissingBackends(t)
 	for _, id := range availableBackends() {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestBackendEnvironment$")
 		cmd.Env = append(os.Environ(), "KECCAKROOT_BACKEND="+id.String(), "FASTKECCAK_WANT_BACKEND="+id.String())

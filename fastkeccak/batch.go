@@ -47,7 +47,7 @@ func (id batchKernelID) width() int {
 	}
 }
 
-// activeBatch is the batch kernel Sum256Batch and Sum256Short use, chosen
+// activeBatch is the batch kernel Sum256Batch uses, chosen
 // once at start-up; tests swap it to run every kernel the CPU has.
 var activeBatch = chooseBatch(os.Getenv("KECCAKROOT_BATCH"))
 
@@ -74,24 +74,9 @@ func chooseBatch(override string) batchKernelID {
 // "amd64-avx2x4", "arm64-sha3x2" or "loop"), for tests and measurements.
 func BatchWidth() int { return activeBatch.width() }
 
-// BatchKernels names the batch kernels this CPU can run, the default first:
-// the values KECCAKROOT_BATCH accepts here. Packages built on Sum256Batch
-// use it to run their tests under every kernel.
-func BatchKernels() []string {
-	var names []string
-	for _, id := range availableBatchKernels() {
-		names = append(names, id.String())
-	}
-	return names
-}
-
-// BatchKernel names the batch kernel in use.
-func BatchKernel() string { return activeBatch.String() }
-
 // maxBatchBlocks bounds the blocks per state of one call to a batch
-// kernel, about 15µs on Zen 4 for either amd64 kernel: the goroutine can
-// only be preempted at the stack check in the prologue of a call, never
-// inside the assembly (see maxAssemblyAbsorb).
+// kernel: the goroutine can only be preempted at the stack check in the
+// prologue of a call, never inside the assembly (see maxAssemblyAbsorb).
 const maxBatchBlocks = 32
 
 // maxBatchWidth is the widest batch kernel.
@@ -133,9 +118,9 @@ func (l *batchLanes) padTail(j int, tail []byte) {
 
 // batchSolo is the number of messages at or below which the batch drivers
 // hash with Sum256 one at a time instead of calling the kernel with idle
-// lanes. On Zen 4 one call of the 8-way kernel costs as much as two
-// single-state permutations (BenchmarkBatchKernelCall: 455 ns against
-// 222 ns), so it pays from three messages on (BenchmarkSum256Short). The
+// lanes. One call of the 8-way kernel costs about as much as two
+// single-state permutations (BenchmarkBatchKernelCall; the README has the
+// figures), so it pays from three messages on (BenchmarkSum256Short). The
 // narrower kernels cost less than two single permutations a call, so they
 // pay from two messages on.
 func batchSolo(id batchKernelID) int {
@@ -154,8 +139,8 @@ func batchSolo(id batchKernelID) int {
 // len(msgs), a programming error.
 //
 // Messages shorter than 136 bytes, one permutation each, are the case the
-// kernels are built for; Sum256Short is the same for callers that know all
-// their messages are that short.
+// kernels are built for: the trie nodes that make up most of a
+// Merkle-Patricia trie.
 func Sum256Batch(out [][32]byte, msgs [][]byte) {
 	if len(out) != len(msgs) {
 		panic(fmt.Sprintf("fastkeccak: Sum256Batch with %d outputs for %d messages", len(out), len(msgs)))
@@ -181,25 +166,18 @@ func Sum256Batch(out [][32]byte, msgs [][]byte) {
 	sumMixed(id, out, msgs)
 }
 
-// Sum256Short is Sum256Batch for messages of at most 135 bytes, each hashed
-// with a single permutation: the trie nodes that make up most of a
-// Merkle-Patricia trie. It is the lower-level entry for callers that
-// gather such messages themselves (triehash collects the encodings of up to
-// a few dozen nodes and passes them in one call). It skips Sum256Batch's
-// handling of longer messages: each message is copied once, into its
-// padded block, and goes straight to the batch kernel. Any number of
-// messages works; the kernel runs groups of BatchWidth and a last partial
-// group with idle lanes. It allocates nothing.
-//
-// It panics if len(out) != len(msgs) or if a message is 136 bytes or
-// longer; out must not overlap any message.
-func Sum256Short(out [][32]byte, msgs [][]byte) {
+// sum256Short is Sum256Batch for messages known to be at most 135 bytes,
+// each hashed with a single permutation, without the scan for longer ones:
+// the short-message driver alone, for the tests and benchmarks that
+// measure it. It panics if len(out) != len(msgs) or if a message is 136
+// bytes or longer; out must not overlap any message.
+func sum256Short(out [][32]byte, msgs [][]byte) {
 	if len(out) != len(msgs) {
-		panic(fmt.Sprintf("fastkeccak: Sum256Short with %d outputs for %d messages", len(out), len(msgs)))
+		panic(fmt.Sprintf("fastkeccak: sum256Short with %d outputs for %d messages", len(out), len(msgs)))
 	}
 	for i, m := range msgs {
 		if len(m) >= rate {
-			panic(fmt.Sprintf("fastkeccak: Sum256Short message %d is %d bytes, longer than 135", i, len(m)))
+			panic(fmt.Sprintf("fastkeccak: sum256Short message %d is %d bytes, longer than 135", i, len(m)))
 		}
 	}
 	id := activeBatch

@@ -23,26 +23,25 @@ func absorbBatch8AVX512(a *[200]uint64, p *[8]*byte, fresh uint64, nblocks int)
 //go:noescape
 func absorbBatch4AVX2(a *[100]uint64, p *[4]*byte, fresh uint64, nblocks int)
 
+// builtBatchKernels lists the batch kernels of this build, the CPU's or not.
+func builtBatchKernels() []batchKernelID {
+	return []batchKernelID{batchAMD64AVX512, batchAMD64AVX2, batchLoop}
+}
+
 // availableBatchKernels lists the batch kernels this CPU can run, the
 // default first.
 //
 // Zen 4 executes each 512-bit instruction as two 256-bit halves, so 8-way
 // zmm code does no more work per cycle than 4-way ymm code; the choice
-// between them was made by measurement (BenchmarkBatchKernelCall, the best
-// of 15 runs on a Zen 4 EPYC at about 3.3 GHz, ns per 136-byte block per
-// state):
-//
-//	8-way AVX-512, zmm (absorbBatch8AVX512)            55 ns
-//	4-way, the same code on ymm registers (AVX-512VL)  62 ns  (not shipped)
-//	4-way AVX2 (absorbBatch4AVX2)                     105 ns
-//	single state, AVX-512VL (Sum256's default kernel) 217 ns
-//
-// Split or not, the zmm kernel issues half the instructions for the same
-// work, which leaves the front end and the scheduler room to keep all four
-// vector pipes busy; AVX2 has neither rotates nor three-input logic nor
-// enough registers to keep the state out of memory. So the 8-way kernel is
-// the default wherever AVX512F is present (on Intel cores with two 512-bit
-// units it only gains), then the 4-way AVX2 one.
+// between them was made by measurement (BenchmarkBatchKernelCall; the
+// README has the figures, a 4-way ymm variant of the AVX-512 kernel
+// included, which lost and is not shipped). Split or not, the zmm kernel
+// issues half the instructions for the same work, which leaves the front
+// end and the scheduler room to keep all four vector pipes busy; AVX2 has
+// neither rotates nor three-input logic nor enough registers to keep the
+// state out of memory. So the 8-way kernel is the default wherever AVX512F
+// is present (on Intel cores with two 512-bit units it only gains), then
+// the 4-way AVX2 one.
 func availableBatchKernels() []batchKernelID {
 	var ids []batchKernelID
 	if cpu.X86.HasAVX512F {

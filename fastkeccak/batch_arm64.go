@@ -19,6 +19,9 @@ import (
 //go:noescape
 func absorbBatch2SHA3(a *[50]uint64, p *[2]*byte, fresh uint64, nblocks int)
 
+// builtBatchKernels lists the batch kernels of this build, the CPU's or not.
+func builtBatchKernels() []batchKernelID { return []batchKernelID{batchARM64SHA3, batchLoop} }
+
 // availableBatchKernels lists the batch kernels this CPU can run, the
 // default first. The 2-way SHA3 kernel is the default where the
 // single-state SHA3 kernel is (Apple cores, see availableBackends): the

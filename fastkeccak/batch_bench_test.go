@@ -90,7 +90,7 @@ func BenchmarkSum256Short(b *testing.B) {
 			b.ReportAllocs()
 			out := make([][32]byte, count)
 			for b.Loop() {
-				Sum256Short(out, msgs)
+				sum256Short(out, msgs)
 			}
 			checkBatchDigests(b, out, want)
 		})
@@ -125,8 +125,9 @@ func BenchmarkBatchKernels(b *testing.B) {
 	for _, size := range []int{135, 532} {
 		const count = 64
 		msgs, want := batchBenchInput(count, size)
-		for _, id := range availableBatchKernels() {
+		for _, id := range builtBatchKernels() {
 			b.Run(fmt.Sprintf("msgs=%d/size=%d/impl=%s", count, size, id), func(b *testing.B) {
+				requireBatch(b, id)
 				useBatch(b, id)
 				b.SetBytes(int64(count * size))
 				out := make([][32]byte, count)
@@ -148,6 +149,7 @@ func BenchmarkBatchKernelCall(b *testing.B) {
 	for _, blocks := range []int{1, maxBatchBlocks} {
 		for _, id := range assemblyBatchKernels() {
 			b.Run(fmt.Sprintf("blocks=%d/impl=%s", blocks, id), func(b *testing.B) {
+				requireBatch(b, id)
 				var l batchLanes
 				for j := range l.p {
 					l.p[j] = &block[0]

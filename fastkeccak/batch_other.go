@@ -2,6 +2,9 @@
 
 package fastkeccak
 
+// builtBatchKernels lists the batch kernels of this build: the loop.
+func builtBatchKernels() []batchKernelID { return []batchKernelID{batchLoop} }
+
 // availableBatchKernels lists the batch kernels of this build: without
 // assembly, only Sum256 in a loop.
 func availableBatchKernels() []batchKernelID { return []batchKernelID{batchLoop} }

@@ -22,23 +22,49 @@ func useBatch(tb testing.TB, id batchKernelID) {
 	tb.Cleanup(func() { activeBatch = prev })
 }
 
-// forEachBatchKernel runs f once per batch kernel this CPU can run, each
-// forced in turn.
+// forEachBatchKernel runs f once per batch kernel of this build, each forced
+// in turn in its own subtest; the subtest of a kernel this CPU cannot run is
+// skipped with its name.
 func forEachBatchKernel(t *testing.T, f func(t *testing.T, id batchKernelID)) {
 	t.Helper()
-	for _, id := range availableBatchKernels() {
+	for _, id := range builtBatchKernels() {
 		t.Run("batch="+id.String(), func(t *testing.T) {
+			requireBatch(t, id)
 			useBatch(t, id)
 			f(t, id)
 		})
 	}
 }
 
-// assemblyBatchKernels are the available kernels that run lanes in
-// assembly, every one but the loop.
+// runsBatch reports whether this CPU can run batch kernel id.
+func runsBatch(id batchKernelID) bool { return slices.Contains(availableBatchKernels(), id) }
+
+// requireBatch skips the test, naming the kernel, if this CPU cannot run
+// batch kernel id.
+func requireBatch(tb testing.TB, id batchKernelID) {
+	tb.Helper()
+	if !runsBatch(id) {
+		tb.Skipf("batch kernel %s not run: this CPU lacks its instructions", id)
+	}
+}
+
+// logMissingBatch names the batch kernels of this build that this CPU
+// cannot run, for a test that loops over the others without subtests.
+func logMissingBatch(tb testing.TB) {
+	tb.Helper()
+	for _, id := range builtBatchKernels() {
+		if !runsBatch(id) {
+			tb.Logf("batch kernel %s not run: this CPU lacks its instructions", id)
+		}
+	}
+}
+
+// assemblyBatchKernels are the batch kernels of this build that run lanes
+// in assembly, every one but the loop, whether this CPU runs them or not:
+// each caller skips, by name, those it cannot run (see requireBatch).
 func assemblyBatchKernels() []batchKernelID {
 	var ids []batchKernelID
-	for _, id := range availableBatchKernels() {
+	for _, id := range builtBatchKernels() {
 		if id != batchLoop {
 			ids = append(ids, id)
 		}
@@ -83,6 +109,7 @@ func TestBatchEnvironment(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a subprocess per batch kernel")
 	}
+	logMissingBatch(t)
 	for _, id := range availableBatchKernels() {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestBatchEnvironment$")
 		cmd.Env = append(os.Environ(), "KECCAKROOT_BATCH="+id.String(), "FASTKECCAK_WANT_BATCH="+id.String())
@@ -100,10 +127,11 @@ func TestBatchEnvironment(t *testing.T) {
 func TestBatchKernelDirect(t *testing.T) {
 	ids := assemblyBatchKernels()
 	if len(ids) == 0 {
-		t.Skip("no batch kernel on this CPU")
+		t.Skip("this build has no assembly batch kernel")
 	}
 	for _, id := range ids {
 		t.Run(id.String(), func(t *testing.T) {
+			requireBatch(t, id)
 			w := id.width()
 			rng := rand.New(rand.NewPCG(7, uint64(id)))
 			iterations := 300
@@ -183,6 +211,7 @@ func TestBatchKernelDirect(t *testing.T) {
 func TestBatchKernelSharedPointers(t *testing.T) {
 	for _, id := range assemblyBatchKernels() {
 		t.Run(id.String(), func(t *testing.T) {
+			requireBatch(t, id)
 			w := id.width()
 			msg := make([]byte, 3*rate)
 			for i := range msg {
@@ -309,8 +338,8 @@ func TestSum256BatchUniform(t *testing.T) {
 				checkBatch(t, fmt.Sprintf("%d messages of %d bytes", n, size), out, msgs)
 				if size < rate {
 					clear(out)
-					Sum256Short(out, msgs)
-					checkBatch(t, fmt.Sprintf("Sum256Short, %d messages of %d bytes", n, size), out, msgs)
+					sum256Short(out, msgs)
+					checkBatch(t, fmt.Sprintf("sum256Short, %d messages of %d bytes", n, size), out, msgs)
 				}
 			}
 		}
@@ -363,12 +392,12 @@ func TestSum256Short(t *testing.T) {
 				msgs[i] = buf[off : off+size]
 			}
 			out := make([][32]byte, n)
-			Sum256Short(out, msgs)
+			sum256Short(out, msgs)
 			checkBatch(t, fmt.Sprintf("iteration %d", iter), out, msgs)
 		}
 	})
-	expectPanic(t, "Sum256Short with a 136-byte message", "longer than 135", func() {
-		Sum256Short(make([][32]byte, 2), [][]byte{nil, buf[:rate]})
+	expectPanic(t, "sum256Short with a 136-byte message", "longer than 135", func() {
+		sum256Short(make([][32]byte, 2), [][]byte{nil, buf[:rate]})
 	})
 }
 
@@ -393,11 +422,11 @@ func TestSum256BatchLengthMismatch(t *testing.T) {
 		expectPanic(t, "Sum256Batch", "8 outputs for 9 messages", func() {
 			Sum256Batch(make([][32]byte, 8), msgs)
 		})
-		expectPanic(t, "Sum256Short", "10 outputs for 9 messages", func() {
-			Sum256Short(make([][32]byte, 10), msgs)
+		expectPanic(t, "sum256Short", "10 outputs for 9 messages", func() {
+			sum256Short(make([][32]byte, 10), msgs)
 		})
 		Sum256Batch(nil, nil)
-		Sum256Short(nil, nil)
+		sum256Short(nil, nil)
 	})
 }
 
@@ -426,8 +455,8 @@ func TestSum256BatchAllocations(t *testing.T) {
 			if a := testing.AllocsPerRun(20, func() { Sum256Batch(out, short) }); a != 0 {
 				t.Errorf("Sum256Batch of %d short messages: %v allocations", n, a)
 			}
-			if a := testing.AllocsPerRun(20, func() { Sum256Short(out, short) }); a != 0 {
-				t.Errorf("Sum256Short of %d messages: %v allocations", n, a)
+			if a := testing.AllocsPerRun(20, func() { sum256Short(out, short) }); a != 0 {
+				t.Errorf("sum256Short of %d messages: %v allocations", n, a)
 			}
 		}
 	})
@@ -436,6 +465,7 @@ func TestSum256BatchAllocations(t *testing.T) {
 // FuzzSum256Batch splits the input into messages at lengths taken from its
 // first bytes and checks every batch kernel against Sum256.
 func FuzzSum256Batch(f *testing.F) {
+	logMissingBatch(f)
 	f.Add([]byte{})
 	f.Add([]byte{3, 0, 1, 2, 3, 4, 5})
 	f.Add(append([]byte{8, 135, 0, 136, 0, 137, 0, 0, 0, 1, 0, 255, 1, 16, 1, 8, 2}, bytes.Repeat([]byte{0xA5}, 1200)...))

@@ -305,6 +305,7 @@ func TestSum256Lengths(t *testing.T) {
 }
 
 func FuzzHasherPrograms(f *testing.F) {
+	logMissingBackends(f)
 	f.Add([]byte{opWrite, 9, opRead, 10})
 	f.Add([]byte{opWriteByte, 8, opMarshalOurs, opWrite, 10, opSum})
 	f.Add([]byte{opRead, 9, opWrite, 1, opSum256, opReset, opWriteString, 11})
@@ -321,6 +322,7 @@ func FuzzHasherPrograms(f *testing.F) {
 }
 
 func FuzzSum256(f *testing.F) {
+	logMissingBackends(f)
 	for _, n := range interestingSizes {
 		f.Add(make([]byte, n))
 	}

@@ -17,8 +17,9 @@ const (
 )
 
 // Hasher computes Keccak-256 incrementally. The zero value is an empty hash
-// ready for writing. A Hasher must not be copied after first use only in the
-// sense that copies hash independently; copying is how Clone works.
+// ready for writing. A Hasher is a plain value without pointers: a copy,
+// made at any time, carries on from the same state independently of the
+// original, which is how Clone works.
 //
 // Like go-ethereum's KeccakState, a Hasher switches from absorbing to
 // squeezing at the first Read; after that, Write, WriteByte, WriteString, Sum

@@ -19,17 +19,8 @@ func appendHeader(dst []byte, base byte, n int) []byte {
 	if uint(n) < 56 {
 		return append(dst, base+byte(n))
 	}
-	l := longLen(n)
-	dst = append(dst, base+55+byte(l))
-	return appendUint(dst, uint64(n), l)
-}
-
-// appendUint appends the low l bytes of x big-endian.
-func appendUint(dst []byte, x uint64, l int) []byte {
-	for i := l - 1; i >= 0; i-- {
-		dst = append(dst, byte(x>>(8*uint(i))))
-	}
-	return dst
+	var buf [maxLongHeader]byte
+	return append(dst, longHeader(&buf, base, n)...)
 }
 
 // AppendBytes appends the encoding of the byte string b (see
@@ -55,8 +46,9 @@ func AppendUint64(dst []byte, x uint64) []byte {
 	if x < 0x80 {
 		return append(dst, smallInt(x))
 	}
-	l := uintLen(x)
-	return appendUint(append(dst, 0x80+byte(l)), x, l)
+	var buf [8]byte
+	content := uint64Bytes(&buf, x)
+	return append(append(dst, 0x80+byte(len(content))), content...)
 }
 
 // AppendBool appends the encoding of v: 0x01 for true, 0x80 for false.
@@ -67,39 +59,34 @@ func AppendBool(dst []byte, v bool) []byte {
 // AppendBigInt appends the encoding of the integer x; nil is encoded as zero. A
 // negative x appends nothing and returns ErrNegativeBigInt.
 func AppendBigInt(dst []byte, x *big.Int) ([]byte, error) {
-	if x == nil {
+	switch {
+	case x == nil:
 		return append(dst, 0x80), nil
-	}
-	if x.Sign() < 0 {
+	case x.Sign() < 0:
 		return dst, ErrNegativeBigInt
-	}
-	if x.BitLen() <= 64 {
+	case x.BitLen() <= 64:
 		return AppendUint64(dst, x.Uint64()), nil
 	}
-	n := (x.BitLen() + 7) >> 3
+	n := bigIntLen(x)
 	dst = appendHeader(dst, 0x80, n)
 	start := len(dst)
 	dst = slices.Grow(dst, n)[:start+n]
-	x.FillBytes(dst[start:])
+	bigIntBytes(dst[start:], x, 0, n)
 	return dst, nil
 }
 
 // AppendUint256 appends the encoding of the integer x; nil is encoded as
 // zero.
 func AppendUint256(dst []byte, x *uint256.Int) []byte {
-	if x == nil {
+	switch {
+	case x == nil:
 		return append(dst, 0x80)
+	case x.IsUint64():
+		return AppendUint64(dst, x[0])
 	}
-	bl := x.BitLen()
-	if bl <= 7 {
-		return append(dst, smallInt(x[0]))
-	}
-	n := (bl + 7) >> 3
-	dst = append(dst, 0x80+byte(n))
-	for i := n - 1; i >= 0; i-- {
-		dst = append(dst, byte(x[i>>3]>>(8*uint(i&7))))
-	}
-	return dst
+	var buf [32]byte
+	content := uint256Bytes(&buf, x)
+	return append(append(dst, 0x80+byte(len(content))), content...)
 }
 
 // AppendStringHeader appends the header of a byte string whose content,

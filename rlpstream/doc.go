@@ -41,9 +41,9 @@
 //
 // Split reads one item and returns its kind, content and the rest; Validate
 // accepts exactly one canonical item, checked all the way down, and nothing
-// after it; Iterator walks the items of a list and CountValues counts them.
-// None of them copies, allocates on success, reads outside the input or
-// trusts a size before checking it against the input.
+// after it; Iterator walks the items of a list, with the offset of each, and
+// CountValues counts them. None of them copies, allocates on success, reads
+// outside the input or trusts a size before checking it against the input.
 //
 // The canonical rules are go-ethereum's: a single byte below 0x80 is never
 // wrapped in a string header, a long-form length has no leading zero byte

@@ -1,7 +1,6 @@
 package rlpstream
 
 import (
-	"encoding/binary"
 	"math/big"
 
 	"github.com/holiman/uint256"
@@ -51,18 +50,11 @@ func (w Writer) header(base byte, n int) {
 	w.longHeader(base, n)
 }
 
-// longHeader writes a long-form header: 0xb7 or 0xf7 plus the length of the
-// size, then the size big-endian.
+// longHeader writes a long-form header, one WriteByte a byte.
 func (w Writer) longHeader(base byte, n int) {
-	l := longLen(n)
-	w.h.WriteByte(base + 55 + byte(l))
-	w.putUint(uint64(n), l)
-}
-
-// putUint writes the low l bytes of x big-endian, one WriteByte each.
-func (w Writer) putUint(x uint64, l int) {
-	for i := l - 1; i >= 0; i-- {
-		w.h.WriteByte(byte(x >> (8 * uint(i))))
+	var buf [maxLongHeader]byte
+	for _, c := range longHeader(&buf, base, n) {
+		w.h.WriteByte(c)
 	}
 }
 
@@ -109,11 +101,10 @@ func (w Writer) WriteUint64(x uint64) {
 // writeUint64Long writes an integer of 0x80 or more: the header through
 // WriteByte, then the value's bytes in one Write from the stack.
 func (w Writer) writeUint64Long(x uint64) {
-	l := uintLen(x)
-	w.h.WriteByte(0x80 + byte(l))
 	var buf [8]byte
-	binary.BigEndian.PutUint64(buf[:], x)
-	w.h.Write(buf[8-l:])
+	content := uint64Bytes(&buf, x)
+	w.h.WriteByte(0x80 + byte(len(content)))
+	w.h.Write(content)
 }
 
 // WriteBool writes true as 0x01 and false as 0x80, as the integers 1 and 0.
@@ -124,30 +115,23 @@ func (w Writer) WriteBool(v bool) {
 // WriteBigInt writes x as an integer like WriteUint64; nil is written as zero.
 // A negative x writes nothing and returns ErrNegativeBigInt.
 func (w Writer) WriteBigInt(x *big.Int) error {
-	if x == nil {
+	switch {
+	case x == nil:
 		w.h.WriteByte(0x80)
 		return nil
-	}
-	if x.Sign() < 0 {
+	case x.Sign() < 0:
 		return ErrNegativeBigInt
-	}
-	bl := x.BitLen()
-	if bl <= 64 {
+	case x.BitLen() <= 64:
 		w.WriteUint64(x.Uint64())
 		return nil
 	}
-	n := (bl + 7) >> 3
-	if n <= 32 {
-		var buf [32]byte
-		x.FillBytes(buf[32-n:])
-		w.h.WriteByte(0x80 + byte(n))
-		w.h.Write(buf[32-n:])
-		return nil
-	}
+	n := bigIntLen(x)
 	w.header(0x80, n)
-	words := x.Bits()
-	for i := n - 1; i >= 0; i-- {
-		w.h.WriteByte(byte(words[i/wordBytes] >> (8 * uint(i%wordBytes))))
+	var buf [bigIntChunk]byte
+	for off := 0; off < n; off += bigIntChunk {
+		chunk := buf[:min(bigIntChunk, n-off)]
+		bigIntBytes(chunk, x, off, n)
+		w.h.Write(chunk)
 	}
 	return nil
 }
@@ -155,23 +139,22 @@ func (w Writer) WriteBigInt(x *big.Int) error {
 // WriteUint256 writes x as an integer like WriteUint64; nil is written as
 // zero.
 func (w Writer) WriteUint256(x *uint256.Int) {
-	if x == nil {
+	switch {
+	case x == nil:
 		w.h.WriteByte(0x80)
-		return
-	}
-	if x[3]|x[2]|x[1] == 0 {
+	case x.IsUint64():
 		w.WriteUint64(x[0])
-		return
+	default:
+		w.writeUint256Long(x)
 	}
-	w.writeUint256Long(x)
 }
 
+// writeUint256Long writes an integer of more than 64 bits.
 func (w Writer) writeUint256Long(x *uint256.Int) {
 	var buf [32]byte
-	x.PutUint256(buf[:])
-	n := (x.BitLen() + 7) >> 3
-	w.h.WriteByte(0x80 + byte(n))
-	w.h.Write(buf[32-n:])
+	content := uint256Bytes(&buf, x)
+	w.h.WriteByte(0x80 + byte(len(content)))
+	w.h.Write(content)
 }
 
 // WriteListHeader writes the header of a list whose content, written next by

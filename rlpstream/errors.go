@@ -11,28 +11,28 @@ import (
 var (
 	// ErrUnexpectedEnd reports input that ends inside an item header, or
 	// no input at all where an item was expected.
-	ErrUnexpectedEnd = errors.New("rlp: unexpected end of input")
+	ErrUnexpectedEnd = errors.New("rlpstream: unexpected end of input")
 
 	// ErrNonCanonicalSize reports a size that is not written in its one
 	// canonical form: a single byte below 0x80 wrapped in a string header, a
 	// long-form length with a leading zero byte, or a long-form length below
 	// 56 that the short form could have held.
-	ErrNonCanonicalSize = errors.New("rlp: non-canonical size information")
+	ErrNonCanonicalSize = errors.New("rlpstream: non-canonical size information")
 
 	// ErrValueTooLarge reports an item whose header claims more content than
 	// the input (or the enclosing list) holds.
-	ErrValueTooLarge = errors.New("rlp: value size exceeds available input length")
+	ErrValueTooLarge = errors.New("rlpstream: value size exceeds available input length")
 
 	// ErrTrailingData reports bytes after the one item that the input was
 	// expected to hold.
-	ErrTrailingData = errors.New("rlp: input contains more than one value")
+	ErrTrailingData = errors.New("rlpstream: input contains more than one value")
 
 	// ErrExpectedList reports a byte or string where a list was required.
-	ErrExpectedList = errors.New("rlp: expected list")
+	ErrExpectedList = errors.New("rlpstream: expected list")
 
 	// ErrNegativeBigInt reports an attempt to encode a negative *big.Int,
 	// which RLP cannot represent.
-	ErrNegativeBigInt = errors.New("rlp: cannot encode negative big.Int")
+	ErrNegativeBigInt = errors.New("rlpstream: cannot encode negative big.Int")
 )
 
 // OffsetError is the error type of the reader: a sentinel error together with

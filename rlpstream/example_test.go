@@ -66,5 +66,5 @@ func ExampleValidate() {
 	// Output:
 	// String "dog"
 	// String "cat"
-	// rlp: non-canonical size information at offset 1
+	// rlpstream: non-canonical size information at offset 1
 }

@@ -1,7 +1,6 @@
 package rlpstream
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -42,7 +41,7 @@ func (a *appender) WriteBigInt(x *big.Int) (err error) {
 
 var (
 	_ encoder = Writer{}
-	_ encoder = (*StreamWriter[*bytes.Buffer])(nil)
+	_ encoder = (*StreamWriter)(nil)
 	_ encoder = (*appender)(nil)
 )
 

@@ -22,15 +22,22 @@ type Iterator struct {
 }
 
 // NewIterator returns an iterator over content, a sequence of encoded items
-// such as the content of a list returned by Split. Error offsets count from
-// the start of content.
+// such as the content of a list returned by Split. Offsets, of items and of
+// errors, count from the start of content.
 func NewIterator(content []byte) Iterator {
 	return Iterator{rest: content}
 }
 
+// NewIteratorAt is NewIterator for content that starts at offset in a larger
+// input, such as a list's content inside a block: offsets, of items and of
+// errors, count from the start of that input.
+func NewIteratorAt(content []byte, offset int) Iterator {
+	return Iterator{rest: content, off: offset}
+}
+
 // NewListIterator returns an iterator over the elements of list, which must
-// hold exactly one list item and nothing after it. Error offsets count from
-// the start of list.
+// hold exactly one list item and nothing after it. Offsets, of items and of
+// errors, count from the start of list.
 func NewListIterator(list []byte) (Iterator, error) {
 	k, tag, size, err := readHeader(list)
 	if err != nil {
@@ -74,6 +81,12 @@ func (it *Iterator) Kind() Kind { return it.kind }
 // Content returns the content of the current item: the byte of a Byte item,
 // the bytes of a String, the encoded elements of a List.
 func (it *Iterator) Content() []byte { return it.content }
+
+// Offset returns the offset of the current item's header in the input the
+// iterator was made for (see NewIteratorAt), the offset its errors would
+// carry. After Next has returned false it is the offset where the iteration
+// stopped.
+func (it *Iterator) Offset() int { return it.off - len(it.raw) }
 
 // Raw returns the whole encoding of the current item, header included, for a
 // caller that passes items on unchanged (see Writer.WriteRaw).

@@ -378,7 +378,7 @@ func TestCountValues(t *testing.T) {
 
 func TestErrorMessage(t *testing.T) {
 	err := Validate(mustHex("c28100"))
-	if got, want := err.Error(), "rlp: non-canonical size information at offset 1"; got != want {
+	if got, want := err.Error(), "rlpstream: non-canonical size information at offset 1"; got != want {
 		t.Fatalf("%q, want %q", got, want)
 	}
 }

@@ -58,24 +58,18 @@ func validateItems(b []byte, base int) error {
 			end = open[n-1]
 			open = open[:n-1]
 		}
+		// Slicing to end keeps every read inside the list.
 		// Fast paths for the items that dominate real data: single bytes and
-		// short strings. Slicing to end keeps every read inside the list.
+		// short strings.
 		cur := b[pos:end]
-		c := cur[0]
-		if c < 0x80 {
+		if c := cur[0]; c < 0x80 {
 			pos++
 			continue
-		}
-		if c < 0xb8 {
-			n := int(c - 0x80)
-			if n >= len(cur) {
-				return errAt(ErrValueTooLarge, base+pos)
+		} else if c < 0xb8 {
+			if size, ok := shortString(cur); ok {
+				pos += 1 + size
+				continue
 			}
-			if n == 1 && cur[1] < 0x80 {
-				return errAt(ErrNonCanonicalSize, base+pos)
-			}
-			pos += 1 + n
-			continue
 		}
 		k, tag, size, err := readHeader(cur)
 		if err != nil {

@@ -142,11 +142,11 @@ func (b *Builder) Update(key, value []byte) error {
 func (b *Builder) update(key, value []byte, lend bool) error {
 	switch {
 	case b.hashed:
-		return fmt.Errorf("%w: Update(%x) after Hash; call Reset first", ErrHashed, key)
+		return fmt.Errorf("%w: Update(%s) after Hash; call Reset first", ErrHashed, quote(key))
 	case len(value) == 0:
-		return fmt.Errorf("%w: key %x (a trie cannot store an empty value)", ErrEmptyValue, key)
+		return fmt.Errorf("%w: key %s (a trie cannot store an empty value)", ErrEmptyValue, quote(key))
 	case len(key) > MaxKeyLength:
-		return fmt.Errorf("%w: key of %d bytes, at most %d: %x", ErrKeyTooLong, len(key), MaxKeyLength, key)
+		return fmt.Errorf("%w: key of %d bytes, at most %d: %s", ErrKeyTooLong, len(key), MaxKeyLength, quote(key))
 	}
 	lb := &b.leaves
 	n := len(lb.slots)
@@ -154,9 +154,9 @@ func (b *Builder) update(key, value []byte, lend bool) error {
 		prev := lb.key(n - 1)
 		switch cmp := bytes.Compare(prev, key); {
 		case cmp == 0:
-			return fmt.Errorf("%w: %x", ErrDuplicateKey, key)
+			return fmt.Errorf("%w: %s", ErrDuplicateKey, quote(key))
 		case cmp > 0:
-			return fmt.Errorf("%w: key %x after %x (keys must ascend)", ErrUnsorted, key, prev)
+			return fmt.Errorf("%w: key %s after %s (keys must ascend)", ErrUnsorted, quote(key), quote(prev))
 		}
 	} else {
 		// The first key of a trie.

@@ -1,6 +1,12 @@
 package triehash
 
-import "errors"
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+)
 
 // Errors returned, wrapped with the offending key, by Builder.Update, Root
 // and SecureRoot. Test for them with errors.Is.
@@ -19,3 +25,26 @@ var (
 	// ErrLengthMismatch: keys and values slices of different lengths.
 	ErrLengthMismatch = errors.New("triehash: keys and values differ in length")
 )
+
+// maxQuoted is how many bytes of a key or value an error quotes: enough to
+// recognise it, and a message about a key of thousands of bytes stays short.
+const maxQuoted = 64
+
+// quote formats a key or value for an error: its hex, cut to maxQuoted bytes
+// and followed by its length when it is longer.
+func quote(b []byte) string {
+	if len(b) <= maxQuoted {
+		return hex.EncodeToString(b)
+	}
+	return hex.EncodeToString(b[:maxQuoted]) + "... (" + strconv.Itoa(len(b)) + " bytes)"
+}
+
+// withOriginalKey adds the key a caller gave to an error about the key the
+// builder saw, where the two differ (the secure tries hash their keys); an
+// error about the caller's own key already names it.
+func withOriginalKey(err error, seen, original []byte) error {
+	if bytes.Equal(seen, original) {
+		return err
+	}
+	return fmt.Errorf("key %s: %w", quote(original), err)
+}

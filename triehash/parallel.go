@@ -1,7 +1,6 @@
 package triehash
 
 import (
-	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -115,7 +114,7 @@ func (o Options) build(keys, values [][]byte, original func(i int) []byte) ([32]
 				b.Reset()
 				for _, i := range order {
 					if err := b.update(keys[i], values[i], true); err != nil {
-						errs[bucket] = fmt.Errorf("key %x: %w", original(i), err)
+						errs[bucket] = withOriginalKey(err, keys[i], original(i))
 						break
 					}
 				}
@@ -145,7 +144,7 @@ func (o Options) buildSequential(keys, values [][]byte, order []int, original fu
 	b := Builder{onNode: o.OnNode}
 	for _, i := range order {
 		if err := b.update(keys[i], values[i], true); err != nil {
-			return [32]byte{}, fmt.Errorf("key %x: %w", original(i), err)
+			return [32]byte{}, withOriginalKey(err, keys[i], original(i))
 		}
 	}
 	return b.Hash(), nil

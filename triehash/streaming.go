@@ -157,20 +157,20 @@ func (p *ParallelBuilder) dispatch(final bool) {
 func (p *ParallelBuilder) Update(key, value []byte) error {
 	switch {
 	case p.hashed:
-		return fmt.Errorf("%w: Update(%x) after Hash; call Reset first", ErrHashed, key)
+		return fmt.Errorf("%w: Update(%s) after Hash; call Reset first", ErrHashed, quote(key))
 	case len(value) == 0:
-		return fmt.Errorf("%w: key %x (a trie cannot store an empty value)", ErrEmptyValue, key)
+		return fmt.Errorf("%w: key %s (a trie cannot store an empty value)", ErrEmptyValue, quote(key))
 	case len(key) > MaxKeyLength:
-		return fmt.Errorf("%w: key of %d bytes, at most %d: %x", ErrKeyTooLong, len(key), MaxKeyLength, key)
+		return fmt.Errorf("%w: key of %d bytes, at most %d: %s", ErrKeyTooLong, len(key), MaxKeyLength, quote(key))
 	}
 	if !p.running {
 		p.start()
 	} else {
 		switch cmp := bytes.Compare(p.prev, key); {
 		case cmp == 0:
-			return fmt.Errorf("%w: %x", ErrDuplicateKey, key)
+			return fmt.Errorf("%w: %s", ErrDuplicateKey, quote(key))
 		case cmp > 0:
-			return fmt.Errorf("%w: key %x after %x (keys must ascend)", ErrUnsorted, key, p.prev)
+			return fmt.Errorf("%w: key %s after %s (keys must ascend)", ErrUnsorted, quote(key), quote(p.prev))
 		}
 	}
 	p.cur.add(key, value)
