@@ -9,10 +9,11 @@ import (
 	"github.com/keccakroot/keccakroot/internal/kernels"
 )
 
-// TestUnderEveryBatchKernel runs the differential tests again, in a child
-// process per batch kernel the CPU has (fastkeccak reads KECCAKROOT_BATCH
-// once, at start-up): the roots and node streams must not depend on the
-// kernel that hashed the leaves. A kernel of this build that the CPU lacks
+// TestUnderEveryBatchKernel runs the differential tests of the builders,
+// the mutable Trie and its proofs again, in a child process per batch
+// kernel the CPU has (fastkeccak reads KECCAKROOT_BATCH once, at start-up):
+// the roots, node streams and node sets must not depend on the kernel that
+// hashed the nodes. A kernel of this build that the CPU lacks
 // is named in the log as not run.
 func TestUnderEveryBatchKernel(t *testing.T) {
 	if want := os.Getenv("TRIEHASH_WANT_BATCH"); want != "" {
@@ -29,7 +30,7 @@ func TestUnderEveryBatchKernel(t *testing.T) {
 	}
 	for _, kernel := range kernels.Batch.Available {
 		cmd := exec.Command(os.Args[0], "-test.short",
-			"-test.run=^(TestUnderEveryBatchKernel|TestBuilderMatchesStackTrie|TestParallelMatchesSequential|TestEthereumTrieVectors|TestStateHelpers)$")
+			"-test.run=^(TestUnderEveryBatchKernel|TestBuilderMatchesStackTrie|TestParallelMatchesSequential|TestEthereumTrieVectors|TestStateHelpers|TestTrieMatchesGeth|TestTrieMissingNodes|TestProveMatchesGeth|TestVerifyProofMatchesGeth|TestTrieFromProofs)$")
 		cmd.Env = append(os.Environ(), "KECCAKROOT_BATCH="+kernel, "TRIEHASH_WANT_BATCH="+kernel)
 		out, err := cmd.CombinedOutput()
 		if err != nil || !strings.Contains(string(out), "PASS") {
