@@ -67,7 +67,7 @@ func rebase(err error, off int) error {
 }
 
 // shapeErr returns a *ShapeError for the item at path.
-func shapeErr(it item, path indexPath, format string, args ...any) error {
+func shapeErr(it item, path fmt.Stringer, format string, args ...any) error {
 	return &ShapeError{Offset: it.off, Path: path.String(), Reason: fmt.Sprintf(format, args...)}
 }
 
@@ -111,6 +111,8 @@ const (
 	nonceField                    // 8 bytes
 	bigField                      // an integer of any size
 	uint64Field                   // an integer of at most 8 bytes
+	uint32Field                   // an integer of at most 4 bytes
+	uint256Field                  // an integer of at most 32 bytes
 	bytesField                    // any byte string
 )
 
@@ -148,10 +150,24 @@ func checkField(it item, k fieldKind) string {
 	if len(it.content) > 0 && it.content[0] == 0 {
 		return "is an integer with a leading zero byte"
 	}
-	if k == uint64Field && len(it.content) > 8 {
-		return fmt.Sprintf("is a %d-byte integer, want at most 8 bytes", len(it.content))
+	if n := k.maxIntSize(); n > 0 && len(it.content) > n {
+		return fmt.Sprintf("is a %d-byte integer, want at most %d bytes", len(it.content), n)
 	}
 	return ""
+}
+
+// maxIntSize returns the largest size in bytes of an integer field, or 0
+// for one of any size.
+func (k fieldKind) maxIntSize() int {
+	switch k {
+	case uint32Field:
+		return 4
+	case uint64Field:
+		return 8
+	case uint256Field:
+		return 32
+	}
+	return 0
 }
 
 // headerFields lists the fields of a header in order, with go-ethereum's
@@ -187,24 +203,35 @@ var headerFields = [...]struct {
 
 // Positions of the header fields VerifyBlockRLP reads.
 const (
+	headerParentHash      = 0
 	headerUncleHash       = 1
 	headerTxHash          = 4
 	headerNumber          = 8
 	headerWithdrawalsHash = 16
+	headerAccessListHash  = 21
 	minHeaderFields       = 15
 )
 
+// accessListHashField is the JSON name of the header's hash of the block
+// access list.
+const accessListHashField = "blockAccessListHash"
+
 // rawHeader holds what VerifyBlockRLP reads from a header.
 type rawHeader struct {
+	parentHash         [32]byte
 	number             uint64 // math.MaxUint64 if it does not fit
+	numberRead         bool   // the fields up to the number were read: parentHash and number are set
 	txHash             [32]byte
 	uncleHash          [32]byte
 	withdrawalsHash    [32]byte
 	hasWithdrawalsHash bool
+	accessListHash     [32]byte
+	hasAccessListHash  bool
 }
 
 // parse checks the fields of the header list h and reads the ones
-// VerifyBlockRLP needs.
+// VerifyBlockRLP needs. On an error, what was read before the field at fault
+// stays, so that the block can still be named.
 func (rh *rawHeader) parse(h item, path indexPath) error {
 	r := items(h)
 	n := 0
@@ -224,6 +251,8 @@ func (rh *rawHeader) parse(h item, path indexPath) error {
 			return shapeErr(it, path.field(f.name), "%s", reason)
 		}
 		switch n {
+		case headerParentHash:
+			copy(rh.parentHash[:], it.content)
 		case headerUncleHash:
 			copy(rh.uncleHash[:], it.content)
 		case headerTxHash:
@@ -236,9 +265,13 @@ func (rh *rawHeader) parse(h item, path indexPath) error {
 					rh.number = rh.number<<8 | uint64(c)
 				}
 			}
+			rh.numberRead = true
 		case headerWithdrawalsHash:
 			copy(rh.withdrawalsHash[:], it.content)
 			rh.hasWithdrawalsHash = true
+		case headerAccessListHash:
+			copy(rh.accessListHash[:], it.content)
+			rh.hasAccessListHash = true
 		}
 	}
 	if n < minHeaderFields {
