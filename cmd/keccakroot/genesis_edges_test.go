@@ -69,10 +69,10 @@ func TestGenesisBadAccountValue(t *testing.T) {
   }
 }`
 	tests := []struct {
-		name                              string
+		name                             string
 		addr, balance, code, slot, value string
-		line                              int
-		want                              string
+		line                             int
+		want                             string
 	}{
 		{"balance", bad, "0x1g", "0x6000", "0x02", "0x03", 8, "balance"},
 		{"code", bad, "0x10", "0x600", "0x02", "0x03", 10, "code"},
