@@ -90,7 +90,7 @@ type badBlock struct {
 	Offset   int64        `json:"offset"`   // first byte in the (decompressed) stream
 	Number   *uint64      `json:"number,omitempty"`
 	Hash     *common.Hash `json:"hash,omitempty"`
-	Kind     string       `json:"kind"` // "mismatch", "link" or "malformed"
+	Kind     string       `json:"kind"` // "mismatch", "link", "malformed" or "read"
 	Reason   string       `json:"reason"`
 }
 
@@ -149,6 +149,17 @@ func verifyChainAction(c *cli.Context) error {
 	res.Seconds = seconds(elapsed)
 	res.BlocksPerSecond = round(ratio(float64(res.Blocks), elapsed.Seconds()), 1)
 	res.MBPerSecond = round(ratio(float64(res.RLPBytes)/1e6, elapsed.Seconds()), 2)
+	var framing *framingError
+	if errors.As(err, &framing) && res.BadBlock == nil {
+		// The file stops splitting into blocks (or being readable) here:
+		// named as the other failures are.
+		kind := "malformed"
+		if errors.Is(framing.Err, errRead) {
+			kind = "read"
+		}
+		res.BadBlock = &badBlock{Position: framing.Index + 1, Offset: framing.Offset, Kind: kind,
+			Reason: fmt.Sprintf("%v: %s", framing.Err, framing.Detail)}
+	}
 	if err == nil && res.Blocks == 0 {
 		err = inputError(errors.New("the file holds no blocks"))
 	}
