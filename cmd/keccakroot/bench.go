@@ -198,8 +198,8 @@ func benchCases(quick bool) ([]benchCase, error) {
 			bytes: int64(n),
 			kImpl: "fastkeccak.Sum256",
 			gImpl: "crypto.Keccak256Hash",
-			k:     func() { sink = fastkeccak.Sum256(msg) },
-			g:     func() { sink = crypto.Keccak256Hash(msg) },
+			k:     func() { runtime.KeepAlive(fastkeccak.Sum256(msg)) },
+			g:     func() { runtime.KeepAlive(crypto.Keccak256Hash(msg)) },
 			kSum:  func() common.Hash { return fastkeccak.Sum256(msg) },
 			gSum:  func() common.Hash { return crypto.Keccak256Hash(msg) },
 		})
@@ -379,13 +379,10 @@ func genesisCase() benchCase {
 	}
 }
 
-// sink keeps the result of a measured operation alive, so that the compiler
-// cannot drop the call.
-var sink common.Hash
-
-// op returns an operation that computes f's result into sink.
+// op returns an operation that computes f's result and keeps it alive, so
+// that the compiler cannot drop the call.
 func op(f func() common.Hash) func() {
-	return func() { sink = f() }
+	return func() { runtime.KeepAlive(f()) }
 }
 
 // fillRandom fills p from rng.
