@@ -167,7 +167,7 @@ func TestVerifyBlockRLPAccessList(t *testing.T) {
 			want: ErrAccessListHashMismatch},
 		{name: "account dropped", edit: func(p *blockParts) { p.accessList = p.accessList[1:] }, want: ErrAccessListHashMismatch},
 		{name: "empty access list", edit: func(p *blockParts) { p.accessList = [][]byte{} }, want: ErrAccessListHashMismatch},
-		{name: "header without blockAccessListHash", edit: func(p *blockParts) { p.header = p.header[:headerAccessListHash] },
+		{name: "header without blockAccessListHash", edit: func(p *blockParts) { p.header = p.header[:headerBlockAccessListHash] },
 			want: ErrUnexpectedAccessList},
 	}
 	for _, tt := range tests {

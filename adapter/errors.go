@@ -57,7 +57,7 @@ type MismatchError struct {
 // Error describes the mismatch with both hashes.
 func (e *MismatchError) Error() string {
 	source := "body"
-	if e.Field == accessListHashField {
+	if errors.Is(e.Err, ErrAccessListHashMismatch) {
 		source = "block access list"
 	}
 	return fmt.Sprintf("%v in block %d: header %s has %s, %s gives %s",

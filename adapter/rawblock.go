@@ -170,52 +170,6 @@ func (k fieldKind) maxIntSize() int {
 	return 0
 }
 
-// headerFields lists the fields of a header in order, with go-ethereum's
-// JSON names: 15 that every header has, then the ones forks added.
-var headerFields = [...]struct {
-	name string
-	kind fieldKind
-}{
-	{"parentHash", hashField},
-	{"sha3Uncles", hashField},
-	{"miner", addressField},
-	{"stateRoot", hashField},
-	{"transactionsRoot", hashField},
-	{"receiptsRoot", hashField},
-	{"logsBloom", bloomField},
-	{"difficulty", bigField},
-	{"number", bigField},
-	{"gasLimit", uint64Field},
-	{"gasUsed", uint64Field},
-	{"timestamp", uint64Field},
-	{"extraData", bytesField},
-	{"mixHash", hashField},
-	{"nonce", nonceField},
-	{"baseFeePerGas", bigField},          // London
-	{"withdrawalsRoot", hashField},       // Shanghai
-	{"blobGasUsed", uint64Field},         // Cancun
-	{"excessBlobGas", uint64Field},       // Cancun
-	{"parentBeaconBlockRoot", hashField}, // Cancun
-	{"requestsHash", hashField},          // Prague
-	{"blockAccessListHash", hashField},   // Amsterdam
-	{"slotNumber", uint64Field},          // Amsterdam
-}
-
-// Positions of the header fields VerifyBlockRLP reads.
-const (
-	headerParentHash      = 0
-	headerUncleHash       = 1
-	headerTxHash          = 4
-	headerNumber          = 8
-	headerWithdrawalsHash = 16
-	headerAccessListHash  = 21
-	minHeaderFields       = 15
-)
-
-// accessListHashField is the JSON name of the header's hash of the block
-// access list.
-const accessListHashField = "blockAccessListHash"
-
 // rawHeader holds what VerifyBlockRLP reads from a header.
 type rawHeader struct {
 	parentHash         [32]byte
@@ -269,7 +223,7 @@ func (rh *rawHeader) parse(h item, path indexPath) error {
 		case headerWithdrawalsHash:
 			copy(rh.withdrawalsHash[:], it.content)
 			rh.hasWithdrawalsHash = true
-		case headerAccessListHash:
+		case headerBlockAccessListHash:
 			copy(rh.accessListHash[:], it.content)
 			rh.hasAccessListHash = true
 		}

@@ -207,10 +207,10 @@ func (b *rawBlock) parse(raw []byte) error {
 func (b *rawBlock) verify() error {
 	txRoot := triehash.ListRoot(b.txCount, newCursor(b.txs, txValue).value)
 	if txRoot != b.h.txHash {
-		return b.mismatch("transactionsRoot", b.h.txHash, txRoot, ErrTxRootMismatch)
+		return b.mismatch(headerTxHash, b.h.txHash, txRoot, ErrTxRootMismatch)
 	}
 	if uncleHash := common.Hash(fastkeccak.Sum256(b.uncles.raw)); uncleHash != b.h.uncleHash {
-		return b.mismatch("sha3Uncles", b.h.uncleHash, uncleHash, ErrUncleHashMismatch)
+		return b.mismatch(headerUncleHash, b.h.uncleHash, uncleHash, ErrUncleHashMismatch)
 	}
 	switch {
 	case b.hasWithdrawals && !b.h.hasWithdrawalsHash:
@@ -220,7 +220,7 @@ func (b *rawBlock) verify() error {
 	case b.hasWithdrawals:
 		root := triehash.ListRoot(b.withdrawalCount, newCursor(b.withdrawals, rawValue).value)
 		if root != b.h.withdrawalsHash {
-			return b.mismatch("withdrawalsRoot", b.h.withdrawalsHash, root, ErrWithdrawalsRootMismatch)
+			return b.mismatch(headerWithdrawalsHash, b.h.withdrawalsHash, root, ErrWithdrawalsRootMismatch)
 		}
 	}
 	switch {
@@ -228,14 +228,16 @@ func (b *rawBlock) verify() error {
 		return fmt.Errorf("%w (block %d)", ErrUnexpectedAccessList, b.h.number)
 	case b.hasAccessList:
 		if hash := common.Hash(fastkeccak.Sum256(b.accessList.raw)); hash != b.h.accessListHash {
-			return b.mismatch(accessListHashField, b.h.accessListHash, hash, ErrAccessListHashMismatch)
+			return b.mismatch(headerBlockAccessListHash, b.h.accessListHash, hash, ErrAccessListHashMismatch)
 		}
 	}
 	return nil
 }
 
-func (b *rawBlock) mismatch(field string, header, computed common.Hash, sentinel error) error {
-	return &MismatchError{Number: b.h.number, Field: field, Header: header, Computed: computed, Err: sentinel}
+// mismatch reports the header field at position field that disagrees with
+// the value computed from the block.
+func (b *rawBlock) mismatch(field int, header, computed common.Hash, sentinel error) error {
+	return &MismatchError{Number: b.h.number, Field: headerFields[field].name, Header: header, Computed: computed, Err: sentinel}
 }
 
 // cursor hands the items of a list to triehash.ListRoot by index. ListRoot
