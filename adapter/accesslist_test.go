@@ -181,7 +181,7 @@ func TestVerifyBlockRLPAccessList(t *testing.T) {
 				t.Fatalf("VerifyBlockRLP = %x, %v; VerifyBlockRLPInfo = %+v, %v", hash, err2, info, err)
 			}
 			if tt.want == nil {
-				if err != nil || info.Hash != base.block.Hash() || info.AccessList != (p.accessList != nil) || !info.AccessListHash {
+				if err != nil || info.Hash != base.block.Hash() || info.AccessListChecked != (p.accessList != nil) || !info.HasAccessListHash {
 					t.Fatalf("VerifyBlockRLPInfo = %+v, %v; want hash %x", info, err, base.block.Hash())
 				}
 				return
@@ -189,7 +189,7 @@ func TestVerifyBlockRLPAccessList(t *testing.T) {
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("error %v, want %v", err, tt.want)
 			}
-			if !info.HeaderRead || info.Number != base.block.NumberU64() || info.AccessList {
+			if !info.HeaderRead || info.Number != base.block.NumberU64() || info.AccessListChecked {
 				t.Errorf("info %+v with the error, want the header read and no access list checked", info)
 			}
 			off := -1

@@ -235,7 +235,7 @@ func TestChainBlocks(t *testing.T) {
 			t.Fatalf("block %d: VerifyBlockRLPInfo of the export form: %v", b.NumberU64(), err)
 		}
 		wantInfo := BlockInfo{HeaderRead: true, Hash: b.Hash(), ParentHash: b.ParentHash(), Number: b.NumberU64(),
-			Transactions: len(b.Transactions()), AccessList: b.AccessList() != nil, AccessListHash: h.BlockAccessListHash != nil}
+			Transactions: len(b.Transactions()), AccessListChecked: b.AccessList() != nil, HasAccessListHash: h.BlockAccessListHash != nil}
 		if info != wantInfo {
 			t.Fatalf("block %d: VerifyBlockRLPInfo = %+v, want %+v", b.NumberU64(), info, wantInfo)
 		}

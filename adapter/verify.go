@@ -71,13 +71,13 @@ type BlockInfo struct {
 	// Transactions is the number of transactions; it is set only for a
 	// block that verifies.
 	Transactions int
-	// AccessList reports whether the block carries a block access list,
-	// checked against the header's blockAccessListHash.
-	AccessList bool
-	// AccessListHash reports whether the header has a blockAccessListHash.
-	// With AccessList false, that hash was not checked: the block does not
-	// carry its access list.
-	AccessListHash bool
+	// AccessListChecked reports whether the block carries a block access
+	// list, which was checked against the header's blockAccessListHash.
+	AccessListChecked bool
+	// HasAccessListHash reports whether the header has a
+	// blockAccessListHash. With AccessListChecked false, that hash was not
+	// checked: the block does not carry its access list.
+	HasAccessListHash bool
 }
 
 // VerifyBlockRLPInfo checks a raw block as VerifyBlockRLP does and returns
@@ -89,11 +89,11 @@ func VerifyBlockRLPInfo(raw []byte) (BlockInfo, error) {
 	var b rawBlock
 	err := b.check(raw)
 	info := BlockInfo{
-		HeaderRead:     b.h.numberRead,
-		ParentHash:     b.h.parentHash,
-		Number:         b.h.number,
-		AccessList:     err == nil && b.hasAccessList,
-		AccessListHash: b.h.hasAccessListHash,
+		HeaderRead:        b.h.numberRead,
+		ParentHash:        b.h.parentHash,
+		Number:            b.h.number,
+		AccessListChecked: err == nil && b.hasAccessList,
+		HasAccessListHash: b.h.hasAccessListHash,
 	}
 	if info.HeaderRead {
 		info.Hash = fastkeccak.Sum256(b.header.raw)

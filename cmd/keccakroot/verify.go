@@ -347,9 +347,9 @@ func (v *chainVerifier) accept(it *batchItem, info *blockInfo, raw []byte) error
 	v.res.Transactions += int64(info.Transactions)
 	v.res.RLPBytes += int64(len(raw))
 	switch {
-	case info.AccessList:
+	case info.AccessListChecked:
 		v.res.AccessLists++
-	case info.AccessListHash:
+	case info.HasAccessListHash:
 		v.res.AccessListsAbsent++
 	}
 	last, hash := info.Number, info.Hash
