@@ -11,17 +11,39 @@ import (
 	"github.com/ethereum/go-ethereum/consensus/ethash"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/core/types/bal"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/holiman/uint256"
 )
 
-// chainBlock is a block of the generated test chains with its RLP export.
+// chainBlock is a block of the generated test chains with its RLP
+// encodings.
 type chainBlock struct {
 	block    *types.Block
 	receipts types.Receipts
-	raw      []byte // rlp.EncodeToBytes(block), as a chain export holds it
+	raw      []byte // rlp.EncodeToBytes(block): the devp2p form, three or four items
+	export   []byte // as 'geth export' writes it: with the block access list, if any, as a fifth item
+}
+
+// exportBlock is the record 'geth export' of go-ethereum v1.17 writes for a
+// block (type exportBlock in its cmd/utils/cmd.go): the devp2p block's items,
+// then the block access list as an optional fifth item.
+type exportBlock struct {
+	Header      *types.Header
+	Txs         []*types.Transaction
+	Uncles      []*types.Header
+	Withdrawals []*types.Withdrawal  `rlp:"optional"`
+	AccessList  *bal.BlockAccessList `rlp:"optional"`
+}
+
+// exportRLP encodes b as 'geth export' does.
+func exportRLP(b *types.Block) ([]byte, error) {
+	return rlp.EncodeToBytes(exportBlock{
+		Header: b.Header(), Txs: b.Transactions(), Uncles: b.Uncles(),
+		Withdrawals: b.Withdrawals(), AccessList: b.AccessList(),
+	})
 }
 
 // testChain returns the blocks of two chains made with go-ethereum's
@@ -31,8 +53,8 @@ type chainBlock struct {
 //     dynamic-fee transactions and uncles;
 //   - 60 proof-of-stake blocks (Cancun to Amsterdam) with all five
 //     transaction types (blob transactions without sidecars, as blocks hold
-//     them; set-code transactions with signed authorizations) and
-//     withdrawals.
+//     them; set-code transactions with signed authorizations), withdrawals
+//     and, from go-ethereum's execution of each block, block access lists.
 var testChain = sync.OnceValues(func() ([]chainBlock, error) {
 	var out []chainBlock
 	for _, gen := range []func() ([]*types.Block, []types.Receipts){generatePoWChain, generatePoSChain} {
@@ -42,7 +64,11 @@ var testChain = sync.OnceValues(func() ([]chainBlock, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, chainBlock{block: b, receipts: receipts[i], raw: raw})
+			export, err := exportRLP(b)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, chainBlock{block: b, receipts: receipts[i], raw: raw, export: export})
 		}
 	}
 	return out, nil
@@ -204,6 +230,21 @@ func TestChainBlocks(t *testing.T) {
 		if got != b.Hash() {
 			t.Fatalf("block %d: VerifyBlockRLP = %x, go-ethereum %x", b.NumberU64(), got, b.Hash())
 		}
+		info, err := VerifyBlockRLPInfo(cb.export)
+		if err != nil {
+			t.Fatalf("block %d: VerifyBlockRLPInfo of the export form: %v", b.NumberU64(), err)
+		}
+		wantInfo := BlockInfo{HeaderRead: true, Hash: b.Hash(), ParentHash: b.ParentHash(), Number: b.NumberU64(),
+			Transactions: len(b.Transactions()), AccessListChecked: b.AccessList() != nil, HasAccessListHash: h.BlockAccessListHash != nil}
+		if info != wantInfo {
+			t.Fatalf("block %d: VerifyBlockRLPInfo = %+v, want %+v", b.NumberU64(), info, wantInfo)
+		}
+		if b.AccessList() != nil {
+			if got := Keccak256Hash(accessListRLP(t, cb)); got != b.AccessList().Hash() || got != *h.BlockAccessListHash {
+				t.Fatalf("block %d: the exported access list hashes to %x, go-ethereum %x", b.NumberU64(), got, b.AccessList().Hash())
+			}
+			seen["block access list"]++
+		}
 		checks := []struct {
 			name      string
 			got, want common.Hash
@@ -241,7 +282,7 @@ func TestChainBlocks(t *testing.T) {
 			seen["amsterdam header"]++
 		}
 	}
-	for _, what := range []string{"legacy", "access list", "dynamic fee", "blob", "set code", "uncles", "withdrawals", "amsterdam header"} {
+	for _, what := range []string{"legacy", "access list", "dynamic fee", "blob", "set code", "uncles", "withdrawals", "amsterdam header", "block access list"} {
 		if seen[what] == 0 {
 			t.Errorf("the chain has no %s", what)
 		}

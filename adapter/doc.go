@@ -34,8 +34,11 @@
 // # Raw blocks
 //
 // VerifyBlockRLP checks a block in its raw RLP encoding without decoding it
-// into go-ethereum types: its shape, its transactions root, uncle hash and
-// withdrawals root against its header; it returns the block hash.
+// into go-ethereum types: its shape, its transactions root, uncle hash,
+// withdrawals root and, in a chain export of an Amsterdam block, the hash of
+// its block access list against its header; it returns the block hash.
+// VerifyBlockRLPInfo also returns what it read (number, parent hash), for
+// linking a chain.
 //
 //	hash, err := adapter.VerifyBlockRLP(raw)
 //	var mismatch *adapter.MismatchError

@@ -7,8 +7,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 )
 
-// Errors of VerifyBlockRLP. A root that disagrees with the body comes as a
-// *MismatchError wrapping one of the three mismatch sentinels; a block that is
+// Errors of VerifyBlockRLP. A root or hash that disagrees with the block
+// comes as a *MismatchError wrapping one of the four mismatch sentinels; a block that is
 // canonical RLP but not shaped like a block comes as a *ShapeError wrapping
 // ErrMalformedBlock; RLP that is not canonical comes as an
 // *rlpstream.OffsetError. Test for them with errors.Is and errors.As.
@@ -28,26 +28,40 @@ var (
 	// ErrUnexpectedWithdrawals: the block has a withdrawal list but its
 	// header has no withdrawals root.
 	ErrUnexpectedWithdrawals = errors.New("adapter: block has withdrawals but the header has no withdrawals root")
+	// ErrAccessListHashMismatch: the blockAccessListHash in the header is
+	// not the hash of the block access list the block carries.
+	ErrAccessListHashMismatch = errors.New("adapter: block access list hash mismatch")
+	// ErrUnexpectedAccessList: the block carries a block access list but
+	// its header has no blockAccessListHash, which go-ethereum rejects.
+	ErrUnexpectedAccessList = errors.New("adapter: block has a block access list but the header has no blockAccessListHash")
 	// ErrMalformedBlock: canonical RLP that go-ethereum would not decode as
 	// a block (wrong number of items, a field of the wrong size, an unknown
 	// transaction type, ...).
 	ErrMalformedBlock = errors.New("adapter: malformed block")
 )
 
-// MismatchError reports a header field that disagrees with the block's
-// body: the field, the block number and both hashes.
+// MismatchError reports a header field that disagrees with the rest of the
+// block: the field, the block number and both hashes.
 type MismatchError struct {
-	Number   uint64      // the block number, from the header (math.MaxUint64 if it does not fit)
-	Field    string      // the header field, by its JSON name: "transactionsRoot", "sha3Uncles" or "withdrawalsRoot"
+	Number uint64 // the block number, from the header (math.MaxUint64 if it does not fit)
+	// Field is the header field, by its JSON name: "transactionsRoot",
+	// "sha3Uncles", "withdrawalsRoot" or "blockAccessListHash".
+	Field    string
 	Header   common.Hash // the value in the header
-	Computed common.Hash // the value computed from the body
-	Err      error       // ErrTxRootMismatch, ErrUncleHashMismatch or ErrWithdrawalsRootMismatch
+	Computed common.Hash // the value computed from the block's body or its block access list
+	// Err is ErrTxRootMismatch, ErrUncleHashMismatch,
+	// ErrWithdrawalsRootMismatch or ErrAccessListHashMismatch.
+	Err error
 }
 
 // Error describes the mismatch with both hashes.
 func (e *MismatchError) Error() string {
-	return fmt.Sprintf("%v in block %d: header %s has %s, body gives %s",
-		e.Err, e.Number, e.Field, e.Header.Hex(), e.Computed.Hex())
+	source := "body"
+	if errors.Is(e.Err, ErrAccessListHashMismatch) {
+		source = "block access list"
+	}
+	return fmt.Sprintf("%v in block %d: header %s has %s, %s gives %s",
+		e.Err, e.Number, e.Field, e.Header.Hex(), source, e.Computed.Hex())
 }
 
 // Unwrap returns the sentinel, for errors.Is.

@@ -9,28 +9,36 @@ import (
 )
 
 // FuzzVerifyBlockRLP feeds VerifyBlockRLP mutations of real blocks from the
-// generated chains and checks, besides that it never panics, that it agrees
-// with go-ethereum:
+// generated chains, in the devp2p form and in the export form with block
+// access lists, and checks, besides that it never panics, that it agrees
+// with go-ethereum, which decodes them as 'geth import' does:
 //
 //   - a block it accepts, go-ethereum either cannot decode (VerifyBlockRLP
 //     does not decode the fields of transactions) or decodes to a block with
-//     the same hash whose roots go-ethereum recomputes to the header's;
+//     the same hash whose roots and access list hash go-ethereum recomputes
+//     to the header's;
 //   - a block go-ethereum decodes and whose roots it confirms, it accepts.
 func FuzzVerifyBlockRLP(f *testing.F) {
-	for _, cb := range mustTestChain(f) {
+	for i, cb := range mustTestChain(f) {
 		f.Add(cb.raw)
+		if i%4 == 0 && cb.block.AccessList() != nil {
+			f.Add(cb.export)
+		}
 	}
 	f.Add([]byte{0xc3, 0xc0, 0xc0, 0xc0})
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		hash, err := VerifyBlockRLP(raw)
-		var block types.Block
-		if rlp.DecodeBytes(raw, &block) != nil {
+		var eb exportBlock
+		if rlp.DecodeBytes(raw, &eb) != nil || eb.Header == nil {
 			if err == nil && hash == ([32]byte{}) {
 				t.Fatal("accepted with a zero hash")
 			}
 			return
 		}
-		gethValid := gethBodyMatches(&block)
+		block := types.NewBlockWithHeader(eb.Header).WithBody(types.Body{
+			Transactions: eb.Txs, Uncles: eb.Uncles, Withdrawals: eb.Withdrawals,
+		}).WithAccessListUnsafe(eb.AccessList)
+		gethValid := gethBodyMatches(block)
 		switch {
 		case err == nil && !gethValid:
 			t.Fatalf("accepted a block whose roots go-ethereum rejects (hash %x)", hash)
@@ -43,10 +51,15 @@ func FuzzVerifyBlockRLP(f *testing.F) {
 }
 
 // gethBodyMatches reports whether go-ethereum's own computations from a
-// decoded block agree with its header: transactions root, uncle hash and
-// withdrawals, as its block validator checks them.
+// decoded block agree with its header: transactions root, uncle hash,
+// withdrawals and the block access list, as its block validator checks them
+// (an Amsterdam header without the list in the block is valid: go-ethereum
+// then computes the list by executing the block).
 func gethBodyMatches(b *types.Block) bool {
 	h := b.Header()
+	if al := b.AccessList(); al != nil && (h.BlockAccessListHash == nil || al.Hash() != *h.BlockAccessListHash) {
+		return false
+	}
 	if types.DeriveSha(b.Transactions(), trie.NewStackTrie(nil)) != h.TxHash {
 		return false
 	}

@@ -93,7 +93,8 @@ func GenesisBlockHash(g *core.Genesis) (common.Hash, error) {
 // GenesisHeader returns the header of the genesis block that g describes,
 // with the given state root, as g.ToBlock() builds it: the fields of g, the
 // defaults go-ethereum puts in their place, the empty roots of an empty body,
-// and the fork fields of the forks active at genesis.
+// and the fork fields of the forks active at genesis (set by
+// setGenesisForkFields, generated from the header's field table).
 func GenesisHeader(g *core.Genesis, root common.Hash) *types.Header {
 	h := &types.Header{
 		ParentHash:  g.ParentHash,
@@ -110,7 +111,6 @@ func GenesisHeader(g *core.Genesis, root common.Hash) *types.Header {
 		Extra:       g.ExtraData,
 		MixDigest:   g.Mixhash,
 		Nonce:       types.EncodeNonce(g.Nonce),
-		BaseFee:     g.BaseFee,
 	}
 	if g.GasLimit == 0 {
 		h.GasLimit = params.GenesisGasLimit
@@ -122,41 +122,6 @@ func GenesisHeader(g *core.Genesis, root common.Hash) *types.Header {
 			h.Difficulty = params.GenesisDifficulty
 		}
 	}
-	conf := g.Config
-	if conf == nil {
-		return h
-	}
-	if conf.IsLondon(common.Big0) && g.BaseFee == nil {
-		h.BaseFee = new(big.Int).SetUint64(params.InitialBaseFee)
-	}
-	num := new(big.Int).SetUint64(g.Number)
-	if conf.IsShanghai(num, g.Timestamp) {
-		h.WithdrawalsHash = &types.EmptyWithdrawalsHash
-	}
-	if conf.IsCancun(num, g.Timestamp) {
-		// EIP-4788: a genesis block has no parent, so its parent beacon
-		// root is zero; EIP-4844's fields default to zero.
-		h.ParentBeaconRoot = new(common.Hash)
-		h.ExcessBlobGas = g.ExcessBlobGas
-		h.BlobGasUsed = g.BlobGasUsed
-		if h.ExcessBlobGas == nil {
-			h.ExcessBlobGas = new(uint64)
-		}
-		if h.BlobGasUsed == nil {
-			h.BlobGasUsed = new(uint64)
-		}
-	} else if g.ExcessBlobGas != nil {
-		h.ExcessBlobGas = g.ExcessBlobGas
-	}
-	if conf.IsPrague(num, g.Timestamp) {
-		h.RequestsHash = &types.EmptyRequestsHash
-	}
-	if conf.IsAmsterdam(num, g.Timestamp) {
-		h.SlotNumber = g.SlotNumber
-		if h.SlotNumber == nil {
-			h.SlotNumber = new(uint64)
-		}
-		h.BlockAccessListHash = &types.EmptyBlockAccessListHash
-	}
+	setGenesisForkFields(h, g)
 	return h
 }

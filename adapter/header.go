@@ -8,6 +8,8 @@ import (
 	"github.com/keccakroot/keccakroot/rlpstream"
 )
 
+//go:generate go run gen_header.go
+
 // HeaderHash returns the hash of a block header, in place of h.Hash():
 // Keccak-256 of its RLP encoding, streamed into a hasher on the stack. It
 // does not allocate.
@@ -16,7 +18,8 @@ import (
 // fields at the end of the header (BaseFee, WithdrawalsHash, BlobGasUsed,
 // ExcessBlobGas, ParentBeaconRoot, RequestsHash, BlockAccessListHash,
 // SlotNumber) are encoded up to the last one that is set, and one that is
-// unset before it is encoded as an empty string. Like go-ethereum's, the hash
+// unset before it is encoded as an empty string. The fields are described
+// once, in internal/headerfields, from which header_gen.go is generated. Like go-ethereum's, the hash
 // of a nil header is that of an empty list, and that of a header holding a
 // negative integer, which RLP cannot encode, is the hash of nothing.
 func HeaderHash(h *types.Header) common.Hash {
@@ -73,114 +76,6 @@ const (
 // must not be negative.
 func headerEncodable(h *types.Header) bool {
 	return nonNegative(h.Difficulty) && nonNegative(h.Number) && nonNegative(h.BaseFee)
-}
-
-// optionalFields returns how many of the optional fields at the end of the
-// header are encoded: all of them up to the last one that is set.
-func optionalFields(h *types.Header) int {
-	switch {
-	case h.SlotNumber != nil:
-		return 8
-	case h.BlockAccessListHash != nil:
-		return 7
-	case h.RequestsHash != nil:
-		return 6
-	case h.ParentBeaconRoot != nil:
-		return 5
-	case h.ExcessBlobGas != nil:
-		return 4
-	case h.BlobGasUsed != nil:
-		return 3
-	case h.WithdrawalsHash != nil:
-		return 2
-	case h.BaseFee != nil:
-		return 1
-	}
-	return 0
-}
-
-// headerSize returns the content size of the header's list; that of a nil
-// header, an empty list, is zero.
-func headerSize(h *types.Header) int {
-	if h == nil {
-		return 0
-	}
-	n := 6*hashFieldSize + addressFieldSize + bloomFieldSize + nonceFieldSize +
-		rlpstream.BigIntSize(h.Difficulty) + rlpstream.BigIntSize(h.Number) +
-		rlpstream.Uint64Size(h.GasLimit) + rlpstream.Uint64Size(h.GasUsed) +
-		rlpstream.Uint64Size(h.Time) + rlpstream.BytesSize(h.Extra)
-	opt := optionalFields(h)
-	if opt >= 1 {
-		n += rlpstream.BigIntSize(h.BaseFee)
-	}
-	if opt >= 2 {
-		n += hashPtrSize(h.WithdrawalsHash)
-	}
-	if opt >= 3 {
-		n += uint64PtrSize(h.BlobGasUsed)
-	}
-	if opt >= 4 {
-		n += uint64PtrSize(h.ExcessBlobGas)
-	}
-	if opt >= 5 {
-		n += hashPtrSize(h.ParentBeaconRoot)
-	}
-	if opt >= 6 {
-		n += hashPtrSize(h.RequestsHash)
-	}
-	if opt >= 7 {
-		n += hashPtrSize(h.BlockAccessListHash)
-	}
-	if opt >= 8 {
-		n += uint64PtrSize(h.SlotNumber)
-	}
-	return n
-}
-
-// writeHeader writes the header as an RLP list of the given content size.
-// The caller has checked that the integers are not negative.
-func writeHeader(w rlpstream.Writer, h *types.Header, size int) {
-	w.WriteListHeader(size)
-	w.WriteBytes(h.ParentHash[:])
-	w.WriteBytes(h.UncleHash[:])
-	w.WriteBytes(h.Coinbase[:])
-	w.WriteBytes(h.Root[:])
-	w.WriteBytes(h.TxHash[:])
-	w.WriteBytes(h.ReceiptHash[:])
-	w.WriteBytes(h.Bloom[:])
-	_ = w.WriteBigInt(h.Difficulty)
-	_ = w.WriteBigInt(h.Number)
-	w.WriteUint64(h.GasLimit)
-	w.WriteUint64(h.GasUsed)
-	w.WriteUint64(h.Time)
-	w.WriteBytes(h.Extra)
-	w.WriteBytes(h.MixDigest[:])
-	w.WriteBytes(h.Nonce[:])
-	opt := optionalFields(h)
-	if opt >= 1 {
-		_ = w.WriteBigInt(h.BaseFee)
-	}
-	if opt >= 2 {
-		writeHashPtr(w, h.WithdrawalsHash)
-	}
-	if opt >= 3 {
-		writeUint64Ptr(w, h.BlobGasUsed)
-	}
-	if opt >= 4 {
-		writeUint64Ptr(w, h.ExcessBlobGas)
-	}
-	if opt >= 5 {
-		writeHashPtr(w, h.ParentBeaconRoot)
-	}
-	if opt >= 6 {
-		writeHashPtr(w, h.RequestsHash)
-	}
-	if opt >= 7 {
-		writeHashPtr(w, h.BlockAccessListHash)
-	}
-	if opt >= 8 {
-		writeUint64Ptr(w, h.SlotNumber)
-	}
 }
 
 // An unset optional field before a set one is encoded as the empty string.

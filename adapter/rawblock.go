@@ -67,7 +67,7 @@ func rebase(err error, off int) error {
 }
 
 // shapeErr returns a *ShapeError for the item at path.
-func shapeErr(it item, path indexPath, format string, args ...any) error {
+func shapeErr(it item, path fmt.Stringer, format string, args ...any) error {
 	return &ShapeError{Offset: it.off, Path: path.String(), Reason: fmt.Sprintf(format, args...)}
 }
 
@@ -111,6 +111,8 @@ const (
 	nonceField                    // 8 bytes
 	bigField                      // an integer of any size
 	uint64Field                   // an integer of at most 8 bytes
+	uint32Field                   // an integer of at most 4 bytes
+	uint256Field                  // an integer of at most 32 bytes
 	bytesField                    // any byte string
 )
 
@@ -148,63 +150,42 @@ func checkField(it item, k fieldKind) string {
 	if len(it.content) > 0 && it.content[0] == 0 {
 		return "is an integer with a leading zero byte"
 	}
-	if k == uint64Field && len(it.content) > 8 {
-		return fmt.Sprintf("is a %d-byte integer, want at most 8 bytes", len(it.content))
+	if n := k.maxIntSize(); n > 0 && len(it.content) > n {
+		return fmt.Sprintf("is a %d-byte integer, want at most %d bytes", len(it.content), n)
 	}
 	return ""
 }
 
-// headerFields lists the fields of a header in order, with go-ethereum's
-// JSON names: 15 that every header has, then the ones forks added.
-var headerFields = [...]struct {
-	name string
-	kind fieldKind
-}{
-	{"parentHash", hashField},
-	{"sha3Uncles", hashField},
-	{"miner", addressField},
-	{"stateRoot", hashField},
-	{"transactionsRoot", hashField},
-	{"receiptsRoot", hashField},
-	{"logsBloom", bloomField},
-	{"difficulty", bigField},
-	{"number", bigField},
-	{"gasLimit", uint64Field},
-	{"gasUsed", uint64Field},
-	{"timestamp", uint64Field},
-	{"extraData", bytesField},
-	{"mixHash", hashField},
-	{"nonce", nonceField},
-	{"baseFeePerGas", bigField},          // London
-	{"withdrawalsRoot", hashField},       // Shanghai
-	{"blobGasUsed", uint64Field},         // Cancun
-	{"excessBlobGas", uint64Field},       // Cancun
-	{"parentBeaconBlockRoot", hashField}, // Cancun
-	{"requestsHash", hashField},          // Prague
-	{"blockAccessListHash", hashField},   // Amsterdam
-	{"slotNumber", uint64Field},          // Amsterdam
+// maxIntSize returns the largest size in bytes of an integer field, or 0
+// for one of any size.
+func (k fieldKind) maxIntSize() int {
+	switch k {
+	case uint32Field:
+		return 4
+	case uint64Field:
+		return 8
+	case uint256Field:
+		return 32
+	}
+	return 0
 }
-
-// Positions of the header fields VerifyBlockRLP reads.
-const (
-	headerUncleHash       = 1
-	headerTxHash          = 4
-	headerNumber          = 8
-	headerWithdrawalsHash = 16
-	minHeaderFields       = 15
-)
 
 // rawHeader holds what VerifyBlockRLP reads from a header.
 type rawHeader struct {
+	parentHash         [32]byte
 	number             uint64 // math.MaxUint64 if it does not fit
+	numberRead         bool   // the fields up to the number were read: parentHash and number are set
 	txHash             [32]byte
 	uncleHash          [32]byte
 	withdrawalsHash    [32]byte
 	hasWithdrawalsHash bool
+	accessListHash     [32]byte
+	hasAccessListHash  bool
 }
 
 // parse checks the fields of the header list h and reads the ones
-// VerifyBlockRLP needs.
+// VerifyBlockRLP needs. On an error, what was read before the field at fault
+// stays, so that the block can still be named.
 func (rh *rawHeader) parse(h item, path indexPath) error {
 	r := items(h)
 	n := 0
@@ -224,6 +205,8 @@ func (rh *rawHeader) parse(h item, path indexPath) error {
 			return shapeErr(it, path.field(f.name), "%s", reason)
 		}
 		switch n {
+		case headerParentHash:
+			copy(rh.parentHash[:], it.content)
 		case headerUncleHash:
 			copy(rh.uncleHash[:], it.content)
 		case headerTxHash:
@@ -236,9 +219,13 @@ func (rh *rawHeader) parse(h item, path indexPath) error {
 					rh.number = rh.number<<8 | uint64(c)
 				}
 			}
+			rh.numberRead = true
 		case headerWithdrawalsHash:
 			copy(rh.withdrawalsHash[:], it.content)
 			rh.hasWithdrawalsHash = true
+		case headerBlockAccessListHash:
+			copy(rh.accessListHash[:], it.content)
+			rh.hasAccessListHash = true
 		}
 	}
 	if n < minHeaderFields {

@@ -21,7 +21,8 @@ type blockParts struct {
 	txs         [][]byte
 	uncles      [][]byte
 	withdrawals [][]byte // nil: no withdrawal list
-	extra       [][]byte // items after the withdrawals
+	accessList  [][]byte // the block access list's accounts; nil: no access list
+	extra       [][]byte // items after the access list
 }
 
 // rawItems returns the raw encodings of the elements of the list raw.
@@ -55,7 +56,23 @@ func splitBlock(t testing.TB, raw []byte) *blockParts {
 			p.withdrawals = [][]byte{}
 		}
 	}
+	if len(parts) > 4 {
+		p.accessList = rawItems(t, parts[4])
+		if p.accessList == nil {
+			p.accessList = [][]byte{}
+		}
+	}
 	return p
+}
+
+// accessListRLP returns the raw block access list of a block's export form.
+func accessListRLP(t testing.TB, cb chainBlock) []byte {
+	t.Helper()
+	parts := rawItems(t, cb.export)
+	if len(parts) != 5 {
+		t.Fatalf("block %d: the export has %d items, want 5", cb.block.NumberU64(), len(parts))
+	}
+	return parts[4]
 }
 
 // rawList encodes the list of the given raw items.
@@ -75,6 +92,9 @@ func (p *blockParts) encode() []byte {
 	items := [][]byte{rawListOf(p.header), rawListOf(p.txs), rawListOf(p.uncles)}
 	if p.withdrawals != nil {
 		items = append(items, rawListOf(p.withdrawals))
+	}
+	if p.accessList != nil {
+		items = append(items, rawListOf(p.accessList))
 	}
 	return rawListOf(append(items, p.extra...))
 }
@@ -121,7 +141,7 @@ func TestVerifyBlockRLPMalformed(t *testing.T) {
 		{name: "non-canonical size", raw: []byte{0xb8, 0x02, 1, 2}, want: rlpstream.ErrNonCanonicalSize},
 		{name: "trailing data", base: pos, want: rlpstream.ErrTrailingData},
 		{name: "two items", raw: rawListOf([][]byte{{0xc0}, {0xc0}}), want: ErrMalformedBlock, path: "block"},
-		{name: "five items", base: pos, edit: func(p *blockParts) { p.extra = [][]byte{{0xc0}} },
+		{name: "six items", base: pos, edit: func(p *blockParts) { p.extra = [][]byte{{0xc0}, {0xc0}} },
 			want: ErrMalformedBlock, path: "block", fault: []byte{0xc0}},
 		{name: "header is a string", raw: rawListOf([][]byte{{0x80}, {0xc0}, {0xc0}}), want: ErrMalformedBlock, path: "header"},
 		{name: "taken apart and put back", base: pow, edit: func(p *blockParts) {}, want: nil},

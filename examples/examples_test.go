@@ -15,7 +15,7 @@ import (
 // examples are the example programs, with lines each must print.
 var examples = map[string][]string{
 	"derivesha":   {"types.DeriveSha(txs, adapter.NewStackTrie(nil))", "adapter.TransactionsRoot(txs)", "all roots match go-ethereum"},
-	"hashes":      {"header (Cancun)", "legacy transaction", "access-list transaction", "dynamic-fee transaction", "all hashes match go-ethereum"},
+	"hashes":      {"header (Cancun)", "legacy transaction", "access-list transaction", "dynamic-fee transaction", "blob transaction", "set-code transaction", "all hashes match go-ethereum"},
 	"stateroot":   {"storage root of 0x", "state root of 1000 accounts", "all roots match go-ethereum"},
 	"verifychain": {"generated a chain of 33 blocks", "block #32 ", "verified 33 blocks", "every parent link holds"},
 	"batchhash":   {"batch width", "hashed 100000 messages with fastkeccak.Sum256Batch", "all digests match go-ethereum"},

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -28,4 +30,18 @@ func TestBenchQuick(t *testing.T) {
 	wantCode(t, r, exitOK)
 	wantOutput(t, r.stdout, "CPU: ", "fastkeccak backend "+res.Backend, "speed-up", "crypto.Keccak256Hash",
 		"trie.StackTrie", "types.DeriveSha", "genesis.ToBlock()", "every result matched go-ethereum's")
+}
+
+// TestNoTestingPackage checks that the shipped command does not link the
+// testing package, whose flags and init a tool has no use for.
+func TestNoTestingPackage(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if pkg == "testing" {
+			t.Fatal("keccakroot links the testing package")
+		}
+	}
 }

@@ -3,98 +3,39 @@ package main
 import (
 	"errors"
 	"fmt"
-
-	"github.com/ethereum/go-ethereum/common"
+	"math"
 
 	"github.com/keccakroot/keccakroot/adapter"
-	"github.com/keccakroot/keccakroot/fastkeccak"
 	"github.com/keccakroot/keccakroot/rlpstream"
 )
 
 // blockInfo is what verify-chain learns from one block.
 type blockInfo struct {
-	hash     common.Hash
-	parent   common.Hash
-	number   uint64
-	hasHdr   bool // hash, parent and number were read from the header
-	numberOK bool // the number fits in a uint64
-	txs      int
-	err      error // from adapter.VerifyBlockRLP
+	adapter.BlockInfo
+	err error // from adapter.VerifyBlockRLPInfo
 }
 
-// inspectBlock verifies a block's raw RLP with adapter.VerifyBlockRLP and
-// reads what the chain checks need from its header: the parent hash and the
-// number. For a block that fails, it reads what it can, to name the block.
+// inspectBlock verifies a block's raw RLP with adapter.VerifyBlockRLPInfo,
+// which also reads what the chain checks need from its header: the parent
+// hash and the number, and for a block that fails, what it can to name it.
 func inspectBlock(raw []byte) blockInfo {
-	var info blockInfo
-	hash, err := adapter.VerifyBlockRLP(raw)
-	info.err = err
-	readHeader(raw, &info)
-	if err == nil {
-		info.hash = hash
-	}
-	return info
+	info, err := adapter.VerifyBlockRLPInfo(raw)
+	return blockInfo{BlockInfo: info, err: err}
 }
 
-// readHeader fills in the header fields of info from a block's raw RLP, as
-// far as the block is well formed: the hash of the header, its parent hash
-// (field 0) and its number (field 8), and the number of transactions.
-func readHeader(raw []byte, info *blockInfo) {
-	block, _, err := rlpstream.SplitList(raw)
-	if err != nil {
-		return
-	}
-	header, rest, err := rlpstream.SplitList(block)
-	if err != nil {
-		return
-	}
-	headerRaw := block[:len(block)-len(rest)]
-	var parentOK bool
-	it := rlpstream.NewIterator(header)
-	for i := 0; it.Next() && i <= 8; i++ {
-		switch i {
-		case 0:
-			if it.Kind() == rlpstream.String && len(it.Content()) == common.HashLength {
-				info.parent = common.BytesToHash(it.Content())
-				parentOK = true
-			}
-		case 8:
-			info.number, info.numberOK = rlpUint64(it.Kind(), it.Content())
-		}
-	}
-	if !parentOK {
-		return
-	}
-	info.hash = fastkeccak.Sum256(headerRaw)
-	info.hasHdr = true
-	if txs, _, err := rlpstream.SplitList(rest); err == nil {
-		info.txs, _ = rlpstream.CountValues(txs)
-	}
-}
-
-// rlpUint64 decodes an RLP integer of at most 8 bytes.
-func rlpUint64(kind rlpstream.Kind, content []byte) (uint64, bool) {
-	switch {
-	case kind == rlpstream.Byte:
-		return uint64(content[0]), true
-	case kind != rlpstream.String || len(content) > 8 || (len(content) > 0 && content[0] == 0):
-		return 0, false
-	}
-	var n uint64
-	for _, c := range content {
-		n = n<<8 | uint64(c)
-	}
-	return n, true
+// numberOK reports whether the header's number was read and fits in 64 bits.
+func (info *blockInfo) numberOK() bool {
+	return info.HeaderRead && info.Number != math.MaxUint64
 }
 
 // name names a block for messages: "block #57 0x1234..., " when its header
 // could be read, nothing otherwise.
 func (info *blockInfo) name() string {
 	switch {
-	case info.hasHdr && info.numberOK:
-		return fmt.Sprintf("block #%d %s, ", info.number, info.hash.Hex())
-	case info.hasHdr:
-		return fmt.Sprintf("block %s (number over 64 bits), ", info.hash.Hex())
+	case info.numberOK():
+		return fmt.Sprintf("block #%d %s, ", info.Number, info.Hash.Hex())
+	case info.HeaderRead:
+		return fmt.Sprintf("block %s (number over 64 bits), ", info.Hash.Hex())
 	default:
 		return ""
 	}
@@ -107,7 +48,8 @@ func failureKind(err error) string {
 	var mismatch *adapter.MismatchError
 	if errors.As(err, &mismatch) ||
 		errors.Is(err, adapter.ErrMissingWithdrawals) ||
-		errors.Is(err, adapter.ErrUnexpectedWithdrawals) {
+		errors.Is(err, adapter.ErrUnexpectedWithdrawals) ||
+		errors.Is(err, adapter.ErrUnexpectedAccessList) {
 		return "mismatch"
 	}
 	return "malformed"
@@ -121,6 +63,9 @@ func describeFailure(err error, offset int64) string {
 	var off *rlpstream.OffsetError
 	var shape *adapter.ShapeError
 	switch {
+	case errors.As(err, &mismatch) && errors.Is(err, adapter.ErrAccessListHashMismatch):
+		return fmt.Sprintf("block access list mismatch: the header's %s is %s, the block access list in the file hashes to %s",
+			mismatch.Field, mismatch.Header.Hex(), mismatch.Computed.Hex())
 	case errors.As(err, &mismatch):
 		return fmt.Sprintf("%s mismatch: the header has %s, the block's body gives %s",
 			mismatch.Field, mismatch.Header.Hex(), mismatch.Computed.Hex())

@@ -12,12 +12,15 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/consensus/beacon"
 	"github.com/ethereum/go-ethereum/consensus/ethash"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/core/types/bal"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rlp"
+	"github.com/holiman/uint256"
 )
 
 // testChain is a chain made with go-ethereum's GenerateChain and exported as
@@ -88,6 +91,140 @@ var generateChain = sync.OnceValues(func() (*testChain, error) {
 	}
 	return chain, nil
 })
+
+// amsterdamBlocks is the number of blocks of the Amsterdam chain after its
+// genesis block.
+const amsterdamBlocks = 40
+
+// exportBlock is the record 'geth export' of go-ethereum v1.17 writes for a
+// block (type exportBlock in its cmd/utils/cmd.go): the devp2p block's
+// items, then the block access list as an optional fifth item.
+type exportBlock struct {
+	Header      *types.Header
+	Txs         []*types.Transaction
+	Uncles      []*types.Header
+	Withdrawals []*types.Withdrawal  `rlp:"optional"`
+	AccessList  *bal.BlockAccessList `rlp:"optional"`
+}
+
+// amsterdamChain is a proof-of-stake chain with Amsterdam from genesis, made
+// with go-ethereum's GenerateChain, which executes every block and attaches
+// its block access list. It holds two exports: devp2p, the blocks' network
+// encoding (four items, no access lists), and export, the five-item form
+// 'geth export' writes. The genesis block is exported without an access
+// list in both, as go-ethereum stores none for it.
+type amsterdamChain struct {
+	blocks                 []*types.Block // the genesis block first
+	devp2p, export         []byte
+	devp2pOffsets, offsets []int
+}
+
+// generateAmsterdamChain makes the Amsterdam chain once per test binary:
+// transfers, calls that write storage, blob and set-code transactions, and
+// withdrawals, so that the access lists hold storage, balance, nonce and
+// code changes.
+var generateAmsterdamChain = sync.OnceValues(func() (*amsterdamChain, error) {
+	key, err := crypto.ToECDSA(common.LeftPadBytes([]byte{0x4b, 0x01}, 32))
+	if err != nil {
+		return nil, err
+	}
+	authKey, err := crypto.ToECDSA(common.LeftPadBytes([]byte{0x4b, 0x02}, 32))
+	if err != nil {
+		return nil, err
+	}
+	sender := crypto.PubkeyToAddress(key.PublicKey)
+	authority := crypto.PubkeyToAddress(authKey.PublicKey)
+	recipient := common.Address{0xee, 0x01}
+	store := common.Address{0x5e, 0x01} // stores its call data's first word at slot 0
+	config := *params.MergedTestChainConfig
+	config.AmsterdamTime = new(uint64)
+	funds := new(big.Int).Mul(big.NewInt(params.Ether), big.NewInt(1_000_000))
+	gspec := &core.Genesis{
+		Config:   &config,
+		GasLimit: 30_000_000,
+		Alloc: types.GenesisAlloc{
+			sender:    {Balance: funds},
+			authority: {Balance: funds},
+			store:     {Code: []byte{0x60, 0x00, 0x35, 0x60, 0x00, 0x55, 0x00}},
+		},
+	}
+	// The system contracts that Cancun and later forks call every block.
+	for addr, code := range map[common.Address][]byte{
+		params.BeaconRootsAddress:        params.BeaconRootsCode,
+		params.HistoryStorageAddress:     params.HistoryStorageCode,
+		params.WithdrawalQueueAddress:    params.WithdrawalQueueCode,
+		params.ConsolidationQueueAddress: params.ConsolidationQueueCode,
+		params.BuilderDepositAddress:     params.BuilderDepositCode,
+		params.BuilderExitAddress:        params.BuilderExitCode,
+	} {
+		gspec.Alloc[addr] = types.Account{Code: code, Nonce: 1, Balance: new(big.Int)}
+	}
+	signer := types.LatestSigner(&config)
+	chainID := uint256.MustFromBig(config.ChainID)
+	gas, tip := uint256.NewInt(10*params.GWei), uint256.NewInt(params.GWei)
+	authNonce := uint64(0)
+	_, blocks, _ := core.GenerateChainWithGenesis(gspec, beacon.New(ethash.NewFaker()), amsterdamBlocks, func(i int, b *core.BlockGen) {
+		nonce := b.TxNonce(sender)
+		add := func(data types.TxData) {
+			b.AddTx(types.MustSignNewTx(key, signer, data))
+			nonce++
+		}
+		if i%5 != 4 { // and every fifth block empty
+			add(&types.LegacyTx{Nonce: nonce, GasPrice: gas.ToBig(), Gas: 21000, To: &recipient, Value: big.NewInt(int64(i + 1))})
+			add(&types.DynamicFeeTx{ChainID: config.ChainID, Nonce: nonce, GasTipCap: tip.ToBig(), GasFeeCap: gas.ToBig(),
+				Gas: 60000, To: &store, Data: common.LeftPadBytes([]byte{byte(i + 1)}, 32)})
+		}
+		if i%2 == 0 {
+			add(&types.BlobTx{ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: gas, Gas: 21000, To: recipient,
+				BlobFeeCap: gas, BlobHashes: []common.Hash{{0x01, byte(i)}}})
+		}
+		if i%3 == 1 {
+			auth, err := types.SignSetCode(authKey, types.SetCodeAuthorization{ChainID: *chainID, Address: store, Nonce: authNonce})
+			if err != nil {
+				panic(err)
+			}
+			authNonce++
+			add(&types.SetCodeTx{ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: gas, Gas: 100000, To: authority,
+				AuthList: []types.SetCodeAuthorization{auth}})
+		}
+		for w := range i % 3 {
+			b.AddWithdrawal(&types.Withdrawal{Validator: uint64(w), Address: common.Address{0x3d, byte(w)}, Amount: uint64(i * 1000)})
+		}
+	})
+	chain := &amsterdamChain{blocks: append([]*types.Block{gspec.ToBlock()}, blocks...)}
+	for _, b := range chain.blocks {
+		devp2p, err := rlp.EncodeToBytes(b)
+		if err != nil {
+			return nil, err
+		}
+		export, err := rlp.EncodeToBytes(exportBlock{Header: b.Header(), Txs: b.Transactions(), Uncles: b.Uncles(),
+			Withdrawals: b.Withdrawals(), AccessList: b.AccessList()})
+		if err != nil {
+			return nil, err
+		}
+		chain.devp2pOffsets = append(chain.devp2pOffsets, len(chain.devp2p))
+		chain.devp2p = append(chain.devp2p, devp2p...)
+		chain.offsets = append(chain.offsets, len(chain.export))
+		chain.export = append(chain.export, export...)
+	}
+	return chain, nil
+})
+
+// mustAmsterdamChain returns the Amsterdam chain or fails the test; every
+// block after the genesis block carries an access list.
+func mustAmsterdamChain(t *testing.T) *amsterdamChain {
+	t.Helper()
+	c, err := generateAmsterdamChain()
+	if err != nil {
+		t.Fatalf("generating the Amsterdam chain: %v", err)
+	}
+	for _, b := range c.blocks[1:] {
+		if b.AccessList() == nil || b.Header().BlockAccessListHash == nil {
+			t.Fatalf("block %d has no block access list", b.NumberU64())
+		}
+	}
+	return c
+}
 
 // mustChain returns the test chain or fails the test.
 func mustChain(t *testing.T) *testChain {

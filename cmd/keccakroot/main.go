@@ -88,6 +88,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error {
 			return usageErrorf("%s: %v (see keccakroot %s --help)", c.Command.Name, err, c.Command.Name)
 		}
+		cmd.Before = applyGlobalFlags
 	}
 	return &cli.App{
 		Name:      "keccakroot",
@@ -128,6 +129,62 @@ Exit codes:
 			return usageErrorf("%v (see keccakroot --help)", err)
 		},
 	}
+}
+
+// applyGlobalFlags hands the flags given before a command to the command:
+// "keccakroot --runs 1 genesis FILE" is "keccakroot genesis --runs 1 FILE".
+// A flag the command does not take is refused, and so is one given both
+// before and after the command name, so that no flag is accepted and then
+// ignored.
+func applyGlobalFlags(c *cli.Context) error {
+	lineage := c.Lineage()
+	if len(lineage) < 2 {
+		return nil
+	}
+	global := lineage[1]
+	local := map[string]bool{}
+	for _, name := range c.LocalFlagNames() {
+		local[name] = true
+	}
+	for _, name := range global.LocalFlagNames() {
+		if name == "json" {
+			continue // every command reads --json from before it too (jsonMode)
+		}
+		if !commandHasFlag(c.Command, name) {
+			return usageErrorf("--%s given before %s, which has no such flag; it applies only to keccakroot without a command%s",
+				name, c.Command.Name, alsoFor(name))
+		}
+		if local[name] {
+			return usageErrorf("--%s given both before and after %s; give it once, after the command: keccakroot %s --%s ...",
+				name, c.Command.Name, c.Command.Name, name)
+		}
+		if err := c.Set(name, fmt.Sprint(global.Value(name))); err != nil {
+			return usageErrorf("--%s before %s: %v", name, c.Command.Name, err)
+		}
+	}
+	return nil
+}
+
+// commandHasFlag reports whether cmd takes the flag of that name.
+func commandHasFlag(cmd *cli.Command, name string) bool {
+	for _, f := range cmd.Flags {
+		for _, n := range f.Names() {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// alsoFor names the commands that take a flag of the default job too.
+func alsoFor(name string) string {
+	for _, f := range genesisTimingFlags() {
+		if f.Names()[0] == name {
+			return " and genesis"
+		}
+	}
+	return ""
 }
 
 // jsonFlag is the --json flag that every command takes.

@@ -22,7 +22,10 @@ type pair struct {
 // of pairs, told apart by the first character that is not white space. It
 // returns the pairs and the name of the format.
 func parsePairs(data []byte) ([]pair, string, error) {
-	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	// A byte order mark, which some editors write at the start of UTF-8
+	// files, is not part of the input: JSON and hex parsing would reject it.
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
 	switch {
 	case len(trimmed) == 0:
 		return nil, "empty", nil
@@ -37,6 +40,9 @@ func parsePairs(data []byte) ([]pair, string, error) {
 		return pairs, "hex-lines", err
 	}
 }
+
+// utf8BOM is the byte order mark U+FEFF encoded in UTF-8.
+const utf8BOM = "\ufeff"
 
 // parseHexLines reads one "KEY VALUE" pair a line.
 func parseHexLines(data []byte) ([]pair, error) {

@@ -20,32 +20,58 @@ type progress interface {
 	finish()
 }
 
-// newProgress returns a progress bar on w when w is a terminal, plain
-// progress lines every interval otherwise, and nothing when disabled.
-// fileSize is the size of the file, or -1 when unknown (standard input).
+// Widths of the progress bar on a terminal: the bar itself at most, and the
+// narrowest terminal that still has room for the bar's text (the block, the
+// blocks so far, the rate, the percentage and the times) and a bar of some
+// use. On a narrower one each update would wrap and leave lines behind, so
+// progress comes as plain lines instead.
+const (
+	barWidth         = 30
+	minTerminalWidth = 80
+)
+
+// newProgress returns a progress bar on w when w is a terminal wide enough
+// for it, plain progress lines every interval otherwise, and nothing when
+// disabled. fileSize is the size of the file, or -1 when unknown (standard
+// input).
 func newProgress(w io.Writer, fileSize int64, interval time.Duration, disabled bool) progress {
 	if disabled {
 		return noProgress{}
 	}
-	if isTerminal(w) {
+	if width, ok := terminalWidth(w); ok && width >= minTerminalWidth {
+		// The bar shows how much of the file has been read; its text shows
+		// the rate in bytes of RLP, the measure of the summary, rather than
+		// the library's rate of file bytes, which for gzip are compressed.
 		bar := progressbar.NewOptions64(fileSize,
 			progressbar.OptionSetWriter(w),
 			progressbar.OptionSetDescription("verifying"),
-			progressbar.OptionShowBytes(true),
-			progressbar.OptionSetWidth(30),
+			progressbar.OptionSetWidth(min(barWidth, width-minTerminalWidth+10)),
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionClearOnFinish(),
 			progressbar.OptionSetPredictTime(true),
 		)
-		return &barProgress{bar: bar}
+		return &barProgress{bar: bar, start: time.Now()}
 	}
 	return &lineProgress{w: w, interval: interval, start: time.Now(), last: time.Now()}
 }
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
+	_, ok := terminalWidth(w)
+	return ok
+}
+
+// terminalWidth returns the width of w in columns, if w is a terminal.
+func terminalWidth(w io.Writer) (int, bool) {
 	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return 0, false
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil || width <= 0 {
+		return 0, true // a terminal of unknown width: no bar
+	}
+	return width, true
 }
 
 // noProgress reports nothing.
@@ -56,12 +82,14 @@ func (noProgress) finish()                          {} // nothing to clear
 
 // barProgress draws a progress bar over the bytes of the file.
 type barProgress struct {
-	bar *progressbar.ProgressBar
+	bar   *progressbar.ProgressBar
+	start time.Time
 }
 
 // update moves the bar to the bytes read from the file.
-func (p *barProgress) update(blocks int, number uint64, fileBytes, _ int64) {
-	p.bar.Describe(fmt.Sprintf("block #%d, %s blocks", number, formatCount(int64(blocks))))
+func (p *barProgress) update(blocks int, number uint64, fileBytes, rlpBytes int64) {
+	secs := time.Since(p.start).Seconds()
+	p.bar.Describe(fmt.Sprintf("#%d, %s blocks, %.1f MB/s", number, formatCount(int64(blocks)), ratio(float64(rlpBytes)/1e6, secs)))
 	_ = p.bar.Set64(fileBytes)
 }
 

@@ -14,22 +14,28 @@ import (
 // length from making the reader allocate gigabytes.
 const maxBlockSize = 64 << 20
 
-// errNotChain, errTruncated and errBlockTooLarge are the ways a chain file can
-// fail to split into blocks. They are wrapped in a *framingError.
+// The ways a chain file can fail to split into blocks, each wrapped in a
+// *framingError: errNotChain, errTruncated, errBlockTooLarge and errBadSize
+// for the RLP framing, errGzip for a compressed file whose gzip stream is
+// broken, and errRead for any other failure to read the file.
 var (
 	errNotChain      = errors.New("not a chain export: a block must be an RLP list")
 	errTruncated     = errors.New("truncated")
 	errBlockTooLarge = errors.New("block too large")
 	errBadSize       = errors.New("non-canonical RLP size")
+	errGzip          = errors.New("broken gzip stream")
+	errRead          = errors.New("read error")
 )
 
-// framingError reports a chain file that does not split into RLP items: what
-// went wrong, at which block and at which byte of the (decompressed) stream.
+// framingError reports a chain file that does not split into RLP items, or
+// cannot be read: what went wrong, at which block and at which byte of the
+// (decompressed) stream.
 type framingError struct {
 	Index  int   // the block's position in the file, from 0
 	Offset int64 // the block's first byte in the decompressed stream
-	Err    error
+	Err    error // one of the sentinels above
 	Detail string
+	cause  error // the reader's error, if one caused it
 }
 
 // Error names the block, its offset and what is wrong.
@@ -37,8 +43,51 @@ func (e *framingError) Error() string {
 	return fmt.Sprintf("block %d of the file (at byte %d): %v: %s", e.Index+1, e.Offset, e.Err, e.Detail)
 }
 
-// Unwrap returns the sentinel error.
-func (e *framingError) Unwrap() error { return e.Err }
+// Unwrap returns the sentinel error and the reader's error.
+func (e *framingError) Unwrap() []error {
+	if e.cause != nil {
+		return []error{e.Err, e.cause}
+	}
+	return []error{e.Err}
+}
+
+// gzipReader marks the errors of a gzip stream, so that the block reader
+// can tell a broken gzip stream from a truncated chain.
+type gzipReader struct {
+	zr *gzip.Reader
+}
+
+// gzipStreamError is an error of the gzip stream, not of the RLP in it.
+type gzipStreamError struct {
+	err error
+}
+
+func (e *gzipStreamError) Error() string { return "gzip: " + e.err.Error() }
+func (e *gzipStreamError) Unwrap() error { return e.err }
+
+// Read reads decompressed bytes; its errors other than the clean end of the
+// last stream are *gzipStreamError.
+func (g *gzipReader) Read(p []byte) (int, error) {
+	n, err := g.zr.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = &gzipStreamError{err}
+	}
+	return n, err
+}
+
+// describe says what is wrong with a gzip stream.
+func (e *gzipStreamError) describe() string {
+	switch {
+	case errors.Is(e.err, io.ErrUnexpectedEOF):
+		return "the compressed stream ends early: the file is truncated"
+	case errors.Is(e.err, gzip.ErrHeader):
+		return "data after the end of the compressed stream is not gzip (trailing garbage)"
+	case errors.Is(e.err, gzip.ErrChecksum):
+		return "the decompressed data fails the stream's checksum: the file is corrupt"
+	default:
+		return e.Error()
+	}
+}
 
 // blockReader reads a chain export, the concatenated RLP of blocks as
 // 'geth export' writes it, one block at a time, without loading the file.
@@ -66,7 +115,7 @@ func openChainStream(src io.Reader) (io.Reader, bool, error) {
 		if err != nil {
 			return nil, true, fmt.Errorf("gzip: %w", err)
 		}
-		return zr, true, nil
+		return &gzipReader{zr: zr}, true, nil
 	}
 	return br, false, nil
 }
@@ -144,16 +193,22 @@ func (b *blockReader) frameErr(err error, format string, args ...any) error {
 	return &framingError{Index: b.index, Offset: b.offset, Err: err, Detail: fmt.Sprintf(format, args...)}
 }
 
-// endError turns an early end of input into errTruncated and passes any
-// other read error (such as a corrupt gzip stream) through.
+// endError turns an early end of input into errTruncated and any other read
+// error into what readError makes of it.
 func (b *blockReader) endError(err error, detail string) error {
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+	var gz *gzipStreamError
+	if !errors.As(err, &gz) && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)) {
 		return b.frameErr(errTruncated, "%s", detail)
 	}
 	return b.readError(err)
 }
 
-// readError wraps a read error with where it happened.
+// readError wraps a read error with where it happened: errGzip for a broken
+// gzip stream, errRead for anything else.
 func (b *blockReader) readError(err error) error {
-	return fmt.Errorf("reading block %d of the file (at byte %d): %w", b.index+1, b.offset, err)
+	var gz *gzipStreamError
+	if errors.As(err, &gz) {
+		return &framingError{Index: b.index, Offset: b.offset, Err: errGzip, Detail: gz.describe(), cause: err}
+	}
+	return &framingError{Index: b.index, Offset: b.offset, Err: errRead, Detail: err.Error(), cause: err}
 }

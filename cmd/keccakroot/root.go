@@ -79,6 +79,10 @@ func rootAction(c *cli.Context) error {
 	)
 	if name == "" || name == "-" {
 		name = "standard input"
+		if isTerminal(os.Stdin) {
+			// Someone typed "keccakroot root" and now waits: say why.
+			fmt.Fprintln(c.App.ErrWriter, "keccakroot root: reading KEY VALUE pairs from standard input, one pair a line; end with Ctrl-D (see keccakroot root --help)")
+		}
 		data, err = io.ReadAll(os.Stdin)
 	} else {
 		data, err = os.ReadFile(name) // #nosec G304 -- the user names the file to read

@@ -128,3 +128,18 @@ func TestRootBadInput(t *testing.T) {
 	wantCode(t, r, exitUsage)
 	wantOutput(t, r.stderr, "missing-file", "no such file")
 }
+
+// TestRootByteOrderMark: input that starts with a UTF-8 byte order mark, as
+// some editors write it, parses in every format.
+func TestRootByteOrderMark(t *testing.T) {
+	inputs := []string{"0x01 0xaa\n0x02 0xbb\n", `{"0x01": "0xaa", "0x02": "0xbb"}`, `[["0x01", "0xaa"], ["0x02", "0xbb"]]`}
+	want := keccakroot(t, []byte(inputs[0]), "root")
+	wantCode(t, want, exitOK)
+	for _, in := range inputs {
+		r := keccakroot(t, []byte("\ufeff"+in), "root")
+		wantCode(t, r, exitOK)
+		if r.stdout != want.stdout {
+			t.Errorf("%q with a byte order mark: root %s, want %s", in, r.stdout, want.stdout)
+		}
+	}
+}

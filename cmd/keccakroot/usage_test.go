@@ -62,3 +62,34 @@ func TestUsageErrors(t *testing.T) {
 		t.Fatalf("want a JSON error:\n%v", r)
 	}
 }
+
+// TestGlobalFlags: flags given before a command are applied to it where it
+// takes them, and refused where it does not; never accepted and ignored.
+func TestGlobalFlags(t *testing.T) {
+	r := keccakroot(t, nil, "--runs", "1", "--geth=false", "genesis", "--json", "--network", "sepolia")
+	wantCode(t, r, exitOK)
+	var gres genesisResult
+	decodeJSON(t, r, &gres)
+	if gres.Runs != 1 || gres.GoEthereum != nil || gres.Network != "sepolia" {
+		t.Fatalf("want --runs 1 and --geth=false applied to genesis:\n%v", r)
+	}
+	r = keccakroot(t, nil, "--workers", "1", "--json", "root", "-")
+	wantCode(t, r, exitOK)
+	var rres rootResult
+	decodeJSON(t, r, &rres)
+	if rres.Workers != 1 {
+		t.Fatalf("want --workers 1 applied to root:\n%v", r)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--runs", "1", "verify-chain", "x.rlp"}, "--runs given before verify-chain, which has no such flag"},
+		{[]string{"--geth=false", "bench"}, "--geth given before bench"},
+		{[]string{"--runs", "2", "genesis", "--runs", "1", "--network", "sepolia"}, "--runs given both before and after genesis"},
+	} {
+		r := keccakroot(t, nil, tt.args...)
+		wantCode(t, r, exitUsage)
+		wantOutput(t, r.stderr, tt.want)
+	}
+}

@@ -35,8 +35,12 @@ Examples:
    zcat chain.rlp.gz | keccakroot verify-chain -`,
 		Description: `Streams FILE one block at a time (gzip is detected by its magic bytes; - reads
 standard input) and checks every block with adapter.VerifyBlockRLP: its RLP and shape,
-its transactions root, uncle hash and withdrawals root against its header. Each block
-must also name the previous one as its parent and carry the next number.
+its transactions root, uncle hash and withdrawals root against its header, and the
+hash of its block access list (the fifth item of an Amsterdam block in go-ethereum
+v1.17's export) against the header's blockAccessListHash. Each block must also name
+the previous one as its parent and carry the next number. What a block proves about
+itself and its parent link is checked; the state root and receipts are not (they need
+the chain's state).
 Prints blocks and MB per second; a progress bar on a terminal, a progress line every
 --progress-interval otherwise.
 
@@ -56,23 +60,28 @@ or a file that cannot be read, is truncated, is not RLP or holds a malformed blo
 
 // chainResult is the result of verify-chain.
 type chainResult struct {
-	Command         string       `json:"command"`
-	File            string       `json:"file"`
-	Gzip            bool         `json:"gzip"`
-	Blocks          int          `json:"blocks"`
-	FirstBlock      *uint64      `json:"firstBlock,omitempty"`
-	LastBlock       *uint64      `json:"lastBlock,omitempty"`
-	LastHash        *common.Hash `json:"lastHash,omitempty"`
-	Transactions    int64        `json:"transactions"`
-	RLPBytes        int64        `json:"rlpBytes"`
-	FileBytes       int64        `json:"fileBytes"`
-	Seconds         seconds      `json:"seconds"`
-	BlocksPerSecond float64      `json:"blocksPerSecond"`
-	MBPerSecond     float64      `json:"mbPerSecond"`
-	Workers         int          `json:"workers"`
-	OK              bool         `json:"ok"`
-	BadBlock        *badBlock    `json:"badBlock,omitempty"`
-	Error           string       `json:"error,omitempty"`
+	Command      string       `json:"command"`
+	File         string       `json:"file"`
+	Gzip         bool         `json:"gzip"`
+	Blocks       int          `json:"blocks"`
+	FirstBlock   *uint64      `json:"firstBlock,omitempty"`
+	LastBlock    *uint64      `json:"lastBlock,omitempty"`
+	LastHash     *common.Hash `json:"lastHash,omitempty"`
+	Transactions int64        `json:"transactions"`
+	// AccessLists counts the blocks whose block access list the file
+	// carries, each checked against its header; AccessListsAbsent those whose
+	// header commits to one that the file does not carry (not checked).
+	AccessLists       int       `json:"accessLists"`
+	AccessListsAbsent int       `json:"accessListsAbsent"`
+	RLPBytes          int64     `json:"rlpBytes"`
+	FileBytes         int64     `json:"fileBytes"`
+	Seconds           seconds   `json:"seconds"`
+	BlocksPerSecond   float64   `json:"blocksPerSecond"`
+	MBPerSecond       float64   `json:"mbPerSecond"`
+	Workers           int       `json:"workers"`
+	OK                bool      `json:"ok"`
+	BadBlock          *badBlock `json:"badBlock,omitempty"`
+	Error             string    `json:"error,omitempty"`
 }
 
 // badBlock names the first block that failed.
@@ -81,7 +90,7 @@ type badBlock struct {
 	Offset   int64        `json:"offset"`   // first byte in the (decompressed) stream
 	Number   *uint64      `json:"number,omitempty"`
 	Hash     *common.Hash `json:"hash,omitempty"`
-	Kind     string       `json:"kind"` // "mismatch", "link" or "malformed"
+	Kind     string       `json:"kind"` // "mismatch", "link", "malformed" or "read"
 	Reason   string       `json:"reason"`
 }
 
@@ -140,6 +149,17 @@ func verifyChainAction(c *cli.Context) error {
 	res.Seconds = seconds(elapsed)
 	res.BlocksPerSecond = round(ratio(float64(res.Blocks), elapsed.Seconds()), 1)
 	res.MBPerSecond = round(ratio(float64(res.RLPBytes)/1e6, elapsed.Seconds()), 2)
+	var framing *framingError
+	if errors.As(err, &framing) && res.BadBlock == nil {
+		// The file stops splitting into blocks (or being readable) here:
+		// named as the other failures are.
+		kind := "malformed"
+		if errors.Is(framing.Err, errRead) {
+			kind = "read"
+		}
+		res.BadBlock = &badBlock{Position: framing.Index + 1, Offset: framing.Offset, Kind: kind,
+			Reason: fmt.Sprintf("%v: %s", framing.Err, framing.Detail)}
+	}
 	if err == nil && res.Blocks == 0 {
 		err = inputError(errors.New("the file holds no blocks"))
 	}
@@ -207,7 +227,7 @@ func (v *chainVerifier) run(r *blockReader, workers int) error {
 				return err
 			}
 		}
-		v.prog.update(v.res.Blocks, v.prev.number, v.counter.n.Load(), v.res.RLPBytes)
+		v.prog.update(v.res.Blocks, v.prev.Number, v.counter.n.Load(), v.res.RLPBytes)
 		err, done := b.err, b.done
 		free <- b
 		if done {
@@ -289,11 +309,11 @@ func verifyBatch(b *batch, infos []blockInfo, workers int) {
 func (v *chainVerifier) accept(it *batchItem, info *blockInfo, raw []byte) error {
 	fail := func(kind, reason string) error {
 		bad := &badBlock{Position: it.index + 1, Offset: it.offset, Kind: kind, Reason: reason}
-		if info.hasHdr {
-			h := info.hash
+		if info.HeaderRead {
+			h := info.Hash
 			bad.Hash = &h
-			if info.numberOK {
-				n := info.number
+			if info.numberOK() {
+				n := info.Number
 				bad.Number = &n
 			}
 		}
@@ -307,26 +327,32 @@ func (v *chainVerifier) accept(it *batchItem, info *blockInfo, raw []byte) error
 	if info.err != nil {
 		return fail(failureKind(info.err), describeFailure(info.err, it.offset))
 	}
-	if !info.hasHdr || !info.numberOK {
-		return fail("malformed", "the header's parent hash or number cannot be read")
+	if !info.numberOK() {
+		return fail("malformed", "the header's number does not fit in 64 bits")
 	}
 	if v.res.Blocks > 0 {
 		switch {
-		case info.parent != v.prev.hash:
+		case info.ParentHash != v.prev.Hash:
 			return fail("link", fmt.Sprintf("its parentHash %s is not the hash of the block before it, #%d %s",
-				info.parent.Hex(), v.prev.number, v.prev.hash.Hex()))
-		case info.number != v.prev.number+1:
-			return fail("link", fmt.Sprintf("its number does not follow the block before it, #%d", v.prev.number))
+				info.ParentHash.Hex(), v.prev.Number, v.prev.Hash.Hex()))
+		case info.Number != v.prev.Number+1:
+			return fail("link", fmt.Sprintf("its number does not follow the block before it, #%d", v.prev.Number))
 		}
 	} else {
-		n := info.number
+		n := info.Number
 		v.res.FirstBlock = &n
 	}
 	v.prev = *info
 	v.res.Blocks++
-	v.res.Transactions += int64(info.txs)
+	v.res.Transactions += int64(info.Transactions)
 	v.res.RLPBytes += int64(len(raw))
-	last, hash := info.number, info.hash
+	switch {
+	case info.AccessListChecked:
+		v.res.AccessLists++
+	case info.HasAccessListHash:
+		v.res.AccessListsAbsent++
+	}
+	last, hash := info.Number, info.Hash
 	v.res.LastBlock, v.res.LastHash = &last, &hash
 	return nil
 }
@@ -354,6 +380,13 @@ func (r *chainResult) writeText(w io.Writer) {
 		formatBytes(r.RLPBytes), formatDuration(time.Duration(r.Seconds)))
 	fmt.Fprintf(w, "  %s blocks/s, %.1f MB/s, %s\n",
 		formatCount(int64(r.BlocksPerSecond)), r.MBPerSecond, plural(r.Workers, "worker"))
+	if r.AccessLists > 0 {
+		fmt.Fprintf(w, "  %s checked against their headers\n", plural(r.AccessLists, "block access list"))
+	}
+	if r.AccessListsAbsent > 0 {
+		fmt.Fprintf(w, "  %s whose header commits to a block access list that the file does not carry: not checked\n",
+			plural(r.AccessListsAbsent, "block"))
+	}
 	if r.LastHash != nil && r.LastBlock != nil {
 		fmt.Fprintf(w, "  last good block #%d %s\n", *r.LastBlock, r.LastHash.Hex())
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
+	"github.com/holiman/uint256"
 
 	"github.com/keccakroot/keccakroot/adapter"
 )
@@ -64,8 +65,15 @@ func run() error {
 		return err
 	}
 	chainID := params.MainnetChainConfig.ChainID
+	chainID256 := uint256.MustFromBig(chainID)
 	signer := types.LatestSignerForChainID(chainID)
 	to := common.HexToAddress("0xee")
+	// A set-code transaction carries authorizations signed by the accounts
+	// that take on the delegate's code.
+	auth, err := types.SignSetCode(key, types.SetCodeAuthorization{ChainID: *chainID256, Address: common.HexToAddress("0xde1e"), Nonce: 5})
+	if err != nil {
+		return err
+	}
 	txs := []struct {
 		name string
 		data types.TxData
@@ -75,6 +83,13 @@ func run() error {
 			AccessList: types.AccessList{{Address: to, StorageKeys: []common.Hash{{1}}}}}},
 		{"dynamic-fee transaction", &types.DynamicFeeTx{ChainID: chainID, Nonce: 3, GasTipCap: big.NewInt(params.GWei),
 			GasFeeCap: big.NewInt(20 * params.GWei), Gas: 50000, To: &to, Data: []byte{0xca, 0xfe}}},
+		// A blob transaction as a block holds it: the versioned hashes of
+		// its blobs, without the blobs themselves (the sidecar).
+		{"blob transaction", &types.BlobTx{ChainID: chainID256, Nonce: 4, GasTipCap: uint256.NewInt(params.GWei),
+			GasFeeCap: uint256.NewInt(20 * params.GWei), Gas: 21000, To: to, BlobFeeCap: uint256.NewInt(params.GWei),
+			BlobHashes: []common.Hash{common.HexToHash("0x01aa"), common.HexToHash("0x01bb")}}},
+		{"set-code transaction", &types.SetCodeTx{ChainID: chainID256, Nonce: 5, GasTipCap: uint256.NewInt(params.GWei),
+			GasFeeCap: uint256.NewInt(20 * params.GWei), Gas: 60000, To: to, AuthList: []types.SetCodeAuthorization{auth}}},
 	}
 	for _, tt := range txs {
 		tx, err := types.SignNewTx(key, signer, tt.data)
