@@ -100,7 +100,7 @@ func (p *ParallelBuilder) start() {
 	p.free = make(chan *chunk, inFlight)
 	for _, c := range p.chunks {
 		c.recycle()
-		c.leaves.keepBlobs = p.onNode != nil
+		c.leaves.keepEncodings = p.onNode != nil
 		p.free <- c
 	}
 	p.work = make(chan *chunk, inFlight)
@@ -123,17 +123,17 @@ func (p *ParallelBuilder) start() {
 // place is the placer: it takes the chunks in order, waits for their
 // leaves, and builds the trie with a Builder.
 func (p *ParallelBuilder) place(ordered <-chan *chunk, free chan<- *chunk, result chan<- [32]byte) {
-	b := Builder{onNode: p.onNode}
+	core := streamCore{sink: nodeSink{onNode: p.onNode}}
 	any := false
 	for c := range ordered {
 		<-c.ready
 		if len(c.values) > 0 {
 			any = true
-			b.placeEncoded(&c.leaves, c.placed(), c.final)
+			c.leaves.feed(&core, c.placed(), c.final)
 		}
 		if c.final {
 			if any {
-				result <- b.close().data
+				result <- core.finish().data
 			} else {
 				result <- EmptyRoot
 			}
