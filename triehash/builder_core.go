@@ -101,7 +101,7 @@ type precomputedNode struct {
 // allocate sizes the core's buffers for a first trie.
 func (c *streamCore) allocate() {
 	c.open = make([]branch, 0, 8)
-	c.scratch = make([]byte, 0, 17*33+3) // a branch of 16 hashes and a short value
+	c.scratch = make([]byte, 0, 17*33+3) // a branch of 16 hashes and a value of up to 32 bytes
 }
 
 func (c *streamCore) reset() {
