@@ -257,7 +257,7 @@ func (c *streamCore) closeBranch(br *branch, parent int) (r ref, waiting int) {
 	if br.depth > parent+1 {
 		if waiting >= 0 {
 			c.sink.flush(c.open)
-			r, waiting = c.sink.deferred.hashOf(waiting), -1
+			r = c.sink.deferred.hashOf(waiting)
 		}
 		c.scratch = appendExtension(c.scratch[:0], c.key, parent+1, br.depth, &r)
 		r, waiting = c.sink.commit(c.scratch, c.key, parent+1, c.open)
