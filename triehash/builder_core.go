@@ -12,8 +12,10 @@ package triehash
 // path that may still get children: the open branches, a stack ordered by
 // depth. To place a key that shares next nibbles with the key after it:
 //
-//  1. If no open branch sits at depth next, open one there: the key and the
-//     next one part at that nibble, under a common branch.
+//  1. If the deepest open branch lies above depth next, open one at next:
+//     the key and the next one part at that nibble, under a common branch.
+//     (If it lies below, the key shares more with the key before it and
+//     hangs from that branch; the one at next opens in step 3.)
 //  2. Put the key into the deepest open branch: as its value if the key
 //     ends there, else as a leaf holding the rest of the key.
 //  3. Fold: the next key, and every one after it, parts from this key at
