@@ -48,25 +48,25 @@ func appendCompact(dst, key []byte, from, to int, leaf bool) []byte {
 
 // refSize is the RLP size of a child reference inside its parent.
 func refSize(r *ref) int {
-	switch r.n {
+	switch r.size {
 	case 0:
 		return 1 // the empty string
 	case 32:
 		return 33
 	default:
-		return int(r.n) // an embedded node is written raw
+		return int(r.size) // an embedded node is written raw
 	}
 }
 
 func appendRef(dst []byte, r *ref) []byte {
-	switch r.n {
+	switch r.size {
 	case 0:
 		return append(dst, 0x80)
 	case 32:
 		dst = append(dst, 0xa0)
 		return append(dst, r.data[:]...)
 	default:
-		return append(dst, r.data[:r.n]...)
+		return append(dst, r.data[:r.size]...)
 	}
 }
 
@@ -93,7 +93,7 @@ func appendBranch(dst []byte, br *branch) []byte {
 		size = rlpstream.BytesSize(br.value)
 	}
 	for i := range br.children {
-		if br.mask&(1<<i) != 0 {
+		if br.childMask&(1<<i) != 0 {
 			size += refSize(&br.children[i])
 		} else {
 			size++
@@ -101,7 +101,7 @@ func appendBranch(dst []byte, br *branch) []byte {
 	}
 	dst = rlpstream.AppendListHeader(dst, size)
 	for i := range br.children {
-		if br.mask&(1<<i) != 0 {
+		if br.childMask&(1<<i) != 0 {
 			dst = appendRef(dst, &br.children[i])
 		} else {
 			dst = append(dst, 0x80)

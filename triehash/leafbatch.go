@@ -2,95 +2,111 @@ package triehash
 
 import "github.com/keccakroot/keccakroot/fastkeccak"
 
+// The batch stage of the Builder, in front of its streaming core.
+//
 // Leaves are most of a trie's hashed nodes, and they do not depend on each
 // other: where a key's leaf hangs, and so its encoding, depends only on the
-// prefixes the key shares with its two neighbours. The Builder therefore
-// encodes each key's leaf as soon as the key after it arrives, and hashes
-// the encodings hashGroup at a time in one fastkeccak.Sum256Batch call,
-// which runs several permutations at once in SIMD lanes where the CPU has a
-// batch kernel. It places the keys a chunk at a time, one by one exactly as
-// without the chunk, reporting each leaf to onNode where it would have, so
+// prefixes the key shares with its two neighbours. The stage therefore
+// holds a chunk of keys, encodes each key's leaf as soon as the key after
+// it arrives, and hashes the encodings hashGroup at a time in one
+// fastkeccak.Sum256Batch call, which runs several permutations at once in
+// SIMD lanes where the CPU has a batch kernel. Once the chunk is full it
+// also finds its bottom branches, those whose children are all leaves of
+// the chunk, which are finished as soon as their keys are known, and
+// encodes and hashes them the same way. Then it feeds the chunk's keys to
+// the core one by one, each with its precomputed leaf and the bottom branch
+// that closes after it, if any; the core places them exactly as it would
+// without the stage, reporting each node to onNode where it would have, so
 // the node stream keeps its order.
 //
-// Memory is what bounds both numbers. A chunk holds, per key, only the key,
-// its reference (hash or embedded node) and a few offsets; the encodings
-// are dropped once hashed unless onNode must see them at placement. That
-// keeps a Builder's footprint below go-ethereum's StackTrie's.
+// Memory bounds both constants. A chunk holds, per key, only the key, its
+// leaf's reference (hash or embedded node) and a few offsets; the
+// encodings are dropped once hashed unless onNode must see them when the
+// core reports them. That keeps a Builder's footprint below go-ethereum's
+// StackTrie's.
 
-// leafChunk is how many keys the Builder holds before placing them: enough
-// that most runs of leaves under one branch fall inside a chunk (see
-// encodeBottomBranches), few enough that the chunk is a few kilobytes.
+// leafChunk is how many keys the batch stage holds before feeding them to
+// the core: enough that most runs of leaves under one branch fall inside a
+// chunk (see encodeBottomBranches), few enough that the chunk is a few
+// kilobytes.
 const leafChunk = 64
 
 // hashGroup is how many encodings wait for one Sum256Batch call: two calls
 // of the widest batch kernel (8 lanes), so the per-call set-up is shared.
 const hashGroup = 16
 
-// leafSlot describes one key of a chunk. Offsets are ends: each key, blob
-// and value starts where the one of the slot before ends.
+// leafSlot describes one key of a chunk. Offsets are ends: each key,
+// encoding and value starts where the one of the slot before ends.
 type leafSlot struct {
 	keyEnd uint32 // in keys; keys are at most MaxKeyLength bytes
-	// depth is that of the branch the key's leaf hangs from; -1 if it has
-	// no leaf: it ends at that branch (it is a prefix of the next key), or
-	// it is the only key of the trie. Its value is then kept in values.
-	depth int16
-	// common is the number of nibbles the key shares with the next one,
-	// -1 for the last key of the trie.
-	common   int16
-	blobEnd  int // in enc, if blobs are kept
-	valueEnd int // in values
+	// parentDepth is the depth of the branch the key's leaf hangs from;
+	// -1 if it has no leaf: it ends at that branch (it is a prefix of the
+	// next key), or it is the only key of the trie. Its value is then kept
+	// in values.
+	parentDepth int16
+	// sharedWithNext is the number of nibbles the key shares with the next
+	// one, -1 for the last key of the trie.
+	sharedWithNext int16
+	encodingEnd    int // in encodings, if they are kept
+	valueEnd       int // in values
 }
 
-// precomputedNode is a node encoded and hashed ahead of its placement: the
-// reference its parent stores, its encoding for onNode (nil unless blobs
-// are kept) and, for a bottom branch, its depth.
-type precomputedNode struct {
-	ref   ref
-	blob  []byte
-	depth int
-}
-
-// bottomBranch is a branch whose children are all leaves of the chunk:
-// it is finished as soon as its keys are known, so it is encoded and hashed
-// with the leaves. It closes when its last key, slot last, is placed.
+// bottomBranch is a branch whose children are all leaves of the chunk. It
+// closes when the key of slot lastSlot is placed.
 type bottomBranch struct {
-	blobStart, blobEnd int // in enc, if blobs are kept
-	last               int32
-	depth              int16
-	ref                ref
+	encodingStart, encodingEnd int // in encodings, if they are kept
+	lastSlot                   int32
+	depth                      int16
+	ref                        ref
 }
 
 // leafBatch is the reused state of one chunk of keys.
 type leafBatch struct {
-	// keepBlobs keeps every encoding until the chunk is placed, for onNode.
-	// Without it an encoding is dropped once hashed.
-	keepBlobs bool
-	// first is the prefix the chunk's first key shares with the key before
-	// it, -1 for none.
-	first   int
-	keys    []byte
-	slots   []leafSlot
-	refs    []ref // refs[i]: how slot i's leaf is referenced
-	values  []byte
-	enc     []byte
-	bottoms []bottomBranch
-	queue   hashQueue
+	// keepEncodings keeps every encoding until the chunk is fed to the
+	// core, for onNode. Without it an encoding is dropped once hashed.
+	keepEncodings bool
+	// firstShared is the number of nibbles the chunk's first key shares
+	// with the key before it, -1 for none.
+	firstShared int
+	keys        []byte
+	slots       []leafSlot
+	leafRefs    []ref  // leafRefs[i]: how slot i's leaf is referenced
+	values      []byte // of the slots without a leaf (all, if verifyPrecomputed)
+	encodings   []byte
+	bottoms     []bottomBranch
+	queue       hashQueue
 }
 
 // hashQueue holds encodings waiting for one Sum256Batch call, and whose
 // reference each hash goes to.
 type hashQueue struct {
-	msgs  [hashGroup][]byte
-	owner [hashGroup]int32 // a slot, or ^i for bottoms[i]
-	n     int
+	encodings [hashGroup][]byte
+	target    [hashGroup]int32 // a slot i, or ^i for bottoms[i]
+	n         int
+}
+
+// allocate sizes the chunk's buffers from the first key's and value's
+// lengths. With keepEncodings, leaf encodings wait for the whole chunk to be
+// fed to the core, else for one hash call; a leaf is the key, the value and
+// a few header bytes.
+func (lb *leafBatch) allocate(keyLen, valueLen int, keepEncodings bool) {
+	lb.keys = make([]byte, 0, (leafChunk+1)*keyLen)
+	lb.slots = make([]leafSlot, 0, leafChunk+1)
+	lb.leafRefs = make([]ref, 0, leafChunk+1)
+	leaves := hashGroup
+	if keepEncodings {
+		leaves = leafChunk
+	}
+	lb.encodings = make([]byte, 0, leaves*(keyLen+valueLen+8))
+	lb.bottoms = make([]bottomBranch, 0, leafChunk/2) // each has two keys or more
 }
 
 func (lb *leafBatch) reset() {
-	lb.keys, lb.slots, lb.refs = lb.keys[:0], lb.slots[:0], lb.refs[:0]
-	lb.values, lb.enc, lb.bottoms = lb.values[:0], lb.enc[:0], lb.bottoms[:0]
-	clear(lb.queue.msgs[:lb.queue.n])
+	lb.keys, lb.slots, lb.leafRefs = lb.keys[:0], lb.slots[:0], lb.leafRefs[:0]
+	lb.values, lb.encodings, lb.bottoms = lb.values[:0], lb.encodings[:0], lb.bottoms[:0]
+	clear(lb.queue.encodings[:lb.queue.n])
 	lb.queue.n = 0
-	lb.first = -1
+	lb.firstShared = -1
 }
 
 // addKey appends a key to the chunk; its leaf is encoded later, by
@@ -98,7 +114,7 @@ func (lb *leafBatch) reset() {
 func (lb *leafBatch) addKey(key []byte) {
 	lb.keys = append(lb.keys, key...)
 	lb.slots = append(lb.slots, leafSlot{keyEnd: uint32(len(lb.keys))})
-	lb.refs = append(lb.refs, ref{})
+	lb.leafRefs = append(lb.leafRefs, ref{})
 }
 
 // key returns the key of slot i.
@@ -112,15 +128,15 @@ func (lb *leafBatch) key(i int) []byte {
 }
 
 // keepLast makes slot n, the chunk's last key, the first of the next chunk,
-// once the n slots before it are placed. before is the prefix it shares
-// with the key before it.
-func (lb *leafBatch) keepLast(n, before int) {
+// once the n slots before it are fed to the core. shared is the number of
+// nibbles it shares with the key before it.
+func (lb *leafBatch) keepLast(n, shared int) {
 	k := copy(lb.keys, lb.key(n))
 	lb.reset()
 	lb.keys = lb.keys[:k]
 	lb.slots = append(lb.slots, leafSlot{keyEnd: uint32(k)})
-	lb.refs = append(lb.refs, ref{})
-	lb.first = before
+	lb.leafRefs = append(lb.leafRefs, ref{})
+	lb.firstShared = shared
 }
 
 // encodeLeaf encodes the leaf of slot i, whose key shares before nibbles
@@ -128,28 +144,31 @@ func (lb *leafBatch) keepLast(n, before int) {
 // queues it for hashing.
 func (lb *leafBatch) encodeLeaf(i int, value []byte, before, after int) {
 	s := &lb.slots[i]
-	s.common = int16(after)
+	s.sharedWithNext = int16(after)
 	key := lb.key(i)
 	depth := max(before, after)
 	if depth < 0 || depth == 2*len(key) {
-		s.depth = -1
+		s.parentDepth = -1
 		lb.values = append(lb.values, value...)
-		s.valueEnd, s.blobEnd = len(lb.values), len(lb.enc)
+		s.valueEnd, s.encodingEnd = len(lb.values), len(lb.encodings)
 		return
 	}
-	s.depth = int16(depth)
-	start := len(lb.enc)
-	lb.enc = appendLeaf(lb.enc, key, depth+1, value)
-	s.valueEnd, s.blobEnd = len(lb.values), len(lb.enc)
-	lb.commitNode(lb.enc[start:len(lb.enc):len(lb.enc)], &lb.refs[i], int32(i))
+	s.parentDepth = int16(depth)
+	if verifyPrecomputed {
+		lb.values = append(lb.values, value...) // for the core to check the leaf against
+	}
+	start := len(lb.encodings)
+	lb.encodings = appendLeaf(lb.encodings, key, depth+1, value)
+	s.valueEnd, s.encodingEnd = len(lb.values), len(lb.encodings)
+	lb.commitNode(lb.encodings[start:len(lb.encodings):len(lb.encodings)], &lb.leafRefs[i], int32(i))
 }
 
 // encodeChunk encodes the leaves of the first n of the chunk's keys, value
-// by value, and finishes the chunk; before is the prefix the first key
-// shares with the key before it. It reads and writes only lb, so the
-// parallel builder runs it on workers.
+// by value, and finishes the chunk; before is the number of nibbles the
+// first key shares with the key before it. It reads and writes only lb, so
+// the parallel builder runs it on workers.
 func (lb *leafBatch) encodeChunk(values [][]byte, n, before int) {
-	lb.first = before
+	lb.firstShared = before
 	for i := range n {
 		after := -1
 		if i+1 < len(lb.slots) {
@@ -170,15 +189,15 @@ func (lb *leafBatch) finishChunk(n int) {
 }
 
 // commitNode sets *r to the reference of an encoded node: the encoding
-// itself if under 32 bytes, else its hash, queued for owner.
-func (lb *leafBatch) commitNode(blob []byte, r *ref, owner int32) {
-	if len(blob) < 32 {
-		r.n = uint8(copy(r.data[:], blob))
+// itself if under 32 bytes, else its hash, queued for target.
+func (lb *leafBatch) commitNode(enc []byte, r *ref, target int32) {
+	if len(enc) < 32 {
+		r.size = uint8(copy(r.data[:], enc))
 		return
 	}
-	r.n = 32
+	r.size = 32
 	q := &lb.queue
-	q.msgs[q.n], q.owner[q.n] = blob, owner
+	q.encodings[q.n], q.target[q.n] = enc, target
 	q.n++
 	if q.n == hashGroup {
 		lb.flushHashes()
@@ -186,26 +205,26 @@ func (lb *leafBatch) commitNode(blob []byte, r *ref, owner int32) {
 }
 
 // flushHashes hashes the queued encodings into their references. Unless
-// blobs are kept, the encodings are dropped: nothing reads them again.
+// encodings are kept, they are dropped: nothing reads them again.
 func (lb *leafBatch) flushHashes() {
 	q := &lb.queue
 	if q.n > 0 {
-		var sums [hashGroup][32]byte
-		fastkeccak.Sum256Batch(sums[:q.n], q.msgs[:q.n])
-		for k, o := range q.owner[:q.n] {
-			if o >= 0 {
-				lb.refs[o].data = sums[k]
+		var hashes [hashGroup][32]byte
+		fastkeccak.Sum256Batch(hashes[:q.n], q.encodings[:q.n])
+		for k, t := range q.target[:q.n] {
+			if t >= 0 {
+				lb.leafRefs[t].data = hashes[k]
 			} else {
-				lb.bottoms[^o].ref.data = sums[k]
+				lb.bottoms[^t].ref.data = hashes[k]
 			}
 		}
-		// The queue must not keep an encoding buffer alive once enc has
-		// moved to a larger one.
-		clear(q.msgs[:q.n])
+		// The queue must not keep an encoding buffer alive once encodings
+		// has moved to a larger one.
+		clear(q.encodings[:q.n])
 		q.n = 0
 	}
-	if !lb.keepBlobs {
-		lb.enc = lb.enc[:0]
+	if !lb.keepEncodings {
+		lb.encodings = lb.encodings[:0]
 	}
 }
 
@@ -217,75 +236,80 @@ func (lb *leafBatch) flushHashes() {
 func (lb *leafBatch) encodeBottomBranches(n int) {
 	// Slots that know the key after them: all but the trie's last.
 	known := n
-	if n > 0 && lb.slots[n-1].common < 0 {
+	if n > 0 && lb.slots[n-1].sharedWithNext < 0 {
 		known = n - 1
 	}
 	var br branch
 	for i := 0; i < known; {
-		d := lb.slots[i].common
+		d := lb.slots[i].sharedWithNext
 		j := i + 1
-		for j < known && lb.slots[j].common == d {
+		for j < known && lb.slots[j].sharedWithNext == d {
 			j++
 		}
-		// Slots i..j share exactly d nibbles pairwise; the branch is
-		// complete if the keys on both sides share fewer, if every leaf
-		// of the run was encoded here (j < n) and hangs at d.
-		prev := lb.first
+		// The keys of slots i..j share exactly d nibbles, neighbour with
+		// neighbour. They are all the keys of a branch at depth d if the
+		// keys on both sides share fewer with them: the one before slot i
+		// and, which only a slot whose next key is known can tell (j <
+		// known), the one after slot j. The branch is a bottom branch if
+		// every key of the run has its leaf there, at d, rather than
+		// ending at the branch itself.
+		prev := lb.firstShared
 		if i > 0 {
-			prev = int(lb.slots[i-1].common)
+			prev = int(lb.slots[i-1].sharedWithNext)
 		}
-		complete := j < known && prev < int(d) && lb.slots[j].common < d
+		complete := j < known && prev < int(d) && lb.slots[j].sharedWithNext < d
 		for k := i; complete && k <= j; k++ {
-			complete = lb.slots[k].depth == d
+			complete = lb.slots[k].parentDepth == d
 		}
 		if complete {
-			br.depth, br.mask, br.hasValue = int(d), 0, false
+			br.depth, br.childMask, br.hasValue = int(d), 0, false
 			for k := i; k <= j; k++ {
 				nib := nibble(lb.key(k), int(d))
-				br.children[nib] = lb.refs[k]
-				br.mask |= 1 << nib
+				br.children[nib] = lb.leafRefs[k]
+				br.childMask |= 1 << nib
 			}
-			start := len(lb.enc)
-			lb.enc = appendBranch(lb.enc, &br)
+			start := len(lb.encodings)
+			lb.encodings = appendBranch(lb.encodings, &br)
 			lb.bottoms = append(lb.bottoms, bottomBranch{
-				blobStart: start, blobEnd: len(lb.enc), last: int32(j), depth: d,
+				encodingStart: start, encodingEnd: len(lb.encodings), lastSlot: int32(j), depth: d,
 			})
 			last := len(lb.bottoms) - 1
-			lb.commitNode(lb.enc[start:len(lb.enc):len(lb.enc)], &lb.bottoms[last].ref, int32(^last))
+			lb.commitNode(lb.encodings[start:len(lb.encodings):len(lb.encodings)], &lb.bottoms[last].ref, int32(^last))
 		}
 		i = j
 	}
 }
 
-// placeEncoded places the first n slots of lb, whose leaves are encoded and
-// hashed; unless final, each is followed by the closing of what the next
-// key cannot reach.
-func (b *Builder) placeEncoded(lb *leafBatch, n int, final bool) {
-	blobStart, valueStart, bottom := 0, 0, 0
+// feed gives the core the first n slots, whose leaves are encoded and
+// hashed, one by one with their precomputed nodes; unless final, the core
+// places each one and closes what the next key cannot reach. With final,
+// the last slot is left for core.finish.
+func (lb *leafBatch) feed(c *streamCore, n int, final bool) {
+	encodingStart, valueStart, bottom := 0, 0, 0
 	for i := range n {
 		s := &lb.slots[i]
-		b.last = lb.key(i)
-		if s.depth >= 0 {
-			b.pre = precomputedNode{ref: lb.refs[i]}
-			if lb.keepBlobs {
-				b.pre.blob = lb.enc[blobStart:s.blobEnd]
+		c.key = lb.key(i)
+		c.value = lb.values[valueStart:s.valueEnd]
+		c.hasLeaf = s.parentDepth >= 0
+		if c.hasLeaf {
+			c.leaf.ref = lb.leafRefs[i]
+			c.leaf.encoding = nil
+			if lb.keepEncodings {
+				c.leaf.encoding = lb.encodings[encodingStart:s.encodingEnd]
 			}
-		} else {
-			b.lastValue = lb.values[valueStart:s.valueEnd]
 		}
-		blobStart, valueStart = s.blobEnd, s.valueEnd
-		if bottom < len(lb.bottoms) && int(lb.bottoms[bottom].last) == i {
+		encodingStart, valueStart = s.encodingEnd, s.valueEnd
+		c.hasBottom = bottom < len(lb.bottoms) && int(lb.bottoms[bottom].lastSlot) == i
+		if c.hasBottom {
 			bb := &lb.bottoms[bottom]
-			b.preBranch = precomputedNode{ref: bb.ref, depth: int(bb.depth)}
-			if lb.keepBlobs {
-				b.preBranch.blob = lb.enc[bb.blobStart:bb.blobEnd]
+			c.bottom = precomputedNode{ref: bb.ref, depth: int(bb.depth)}
+			if lb.keepEncodings {
+				c.bottom.encoding = lb.encodings[bb.encodingStart:bb.encodingEnd]
 			}
-			b.hasPreBranch = true
 			bottom++
 		}
 		if !final || i < n-1 {
-			b.advance(int(s.common))
+			c.advance(int(s.sharedWithNext))
 		}
-		b.hasPreBranch = false
 	}
 }

@@ -4,19 +4,23 @@ import (
 	"bytes"
 	"fmt"
 	"runtime"
+	"sync/atomic"
 )
 
 // ParallelBuilder is a Builder for keys in ascending order that spreads the
 // work over several goroutines: the keys that Update receives are cut into
-// chunks, workers encode and batch-hash each chunk's leaves (each leaf
-// depends only on its key's two neighbours), and one goroutine places the
-// chunks in order, closing and hashing the branches as a Builder does. The
+// chunks, workers run the batch stage on each chunk (encode and batch-hash
+// its leaves and bottom branches; each leaf depends only on its key's two
+// neighbours), and one goroutine feeds the chunks in order to a streaming
+// core, which closes and hashes the other branches as a Builder's does. The
 // root and the onNode stream, in order, are the same as a Builder's; onNode
 // is called from that one goroutine. Memory stays bounded: a fixed number of
 // chunks are in flight, and Update waits when all are.
 //
-// The goroutines start with the first Update and end with Hash or Reset:
-// call one of them before dropping a ParallelBuilder.
+// The goroutines start with the first Update and end with Hash or Reset. A
+// ParallelBuilder dropped in the middle of a trie ends them once the garbage
+// collector finds it unreachable (unless its onNode function refers to it),
+// without finishing the trie or calling onNode again.
 type ParallelBuilder struct {
 	onNode    NodeFunc
 	workers   int
@@ -26,23 +30,46 @@ type ParallelBuilder struct {
 	chunks []*chunk
 
 	// The producer side, on the caller's goroutine.
-	cur     *chunk // being filled
-	prev    []byte // the last key accepted, in cur
-	free    chan *chunk
-	work    chan *chunk // to the leaf workers
-	ordered chan *chunk // to the placer, in key order
-	result  chan [32]byte
-	running bool
+	cur  *chunk // being filled
+	prev []byte // the last key accepted, in cur
+	// run is the pipeline of the trie being built, nil between tries;
+	// stopWhenDropped ends it if the ParallelBuilder is collected first.
+	run             *pipeline
+	stopWhenDropped runtime.Cleanup
 
 	hashed bool
 	root   [32]byte
 }
 
-// parallelChunk is the number of keys in a chunk of a ParallelBuilder.
-// Measured with 1M accounts on two cores: 256 keys give 4.5 times
-// StackTrie, 1,024 give 5, 4,096 give 5.2 to 6.3; with 2·workers+2 chunks
-// in flight that is a few megabytes (about 6 MB of live heap with two
-// workers, BenchmarkSortedAccountsMemory), however many keys there are.
+// pipeline is what the goroutines of one trie share. It refers to nothing
+// of the ParallelBuilder, so that a ParallelBuilder dropped in the middle of
+// a trie can be collected and its cleanup can stop them.
+type pipeline struct {
+	free    chan *chunk
+	work    chan *chunk // to the workers
+	ordered chan *chunk // to the placer, in key order
+	result  chan [32]byte
+	// dropped tells the goroutines that nobody waits for the trie any
+	// more: they hand the chunks in flight back untouched.
+	dropped atomic.Bool
+}
+
+// stop ends the goroutines once they have taken the chunks handed to them.
+func (r *pipeline) stop() {
+	close(r.work)
+	close(r.ordered)
+}
+
+// drop is stop for a ParallelBuilder that was collected.
+func (r *pipeline) drop() {
+	r.dropped.Store(true)
+	r.stop()
+}
+
+// parallelChunk is the number of keys in a chunk of a ParallelBuilder: many,
+// so that handing a chunk over costs little per key, but few enough that the
+// 2·workers+2 chunks in flight hold a few megabytes however many keys there
+// are (see the README for the measurements).
 const parallelChunk = 4096
 
 // chunk is a run of consecutive keys. Its first item repeats the last of
@@ -97,50 +124,62 @@ func (p *ParallelBuilder) start() {
 			ready:  make(chan struct{}, 1),
 		})
 	}
-	p.free = make(chan *chunk, inFlight)
+	run := &pipeline{
+		free:    make(chan *chunk, inFlight),
+		work:    make(chan *chunk, inFlight),
+		ordered: make(chan *chunk, inFlight),
+		result:  make(chan [32]byte, 1),
+	}
 	for _, c := range p.chunks {
 		c.recycle()
-		c.leaves.keepBlobs = p.onNode != nil
-		p.free <- c
+		c.leaves.keepEncodings = p.onNode != nil
+		run.free <- c
 	}
-	p.work = make(chan *chunk, inFlight)
-	p.ordered = make(chan *chunk, inFlight)
-	p.result = make(chan [32]byte, 1)
 	for range p.workers {
-		go func(work <-chan *chunk) {
-			for c := range work {
-				c.leaves.encodeChunk(c.values, c.placed(), c.before)
-				c.ready <- struct{}{}
-			}
-		}(p.work)
+		go encodeChunks(run)
 	}
-	go p.place(p.ordered, p.free, p.result)
-	p.cur = <-p.free
+	go placeChunks(run, p.onNode)
+	p.run = run
+	p.stopWhenDropped = runtime.AddCleanup(p, (*pipeline).drop, run)
+	p.cur = <-run.free
 	p.cur.before = -1
-	p.running = true
 }
 
-// place is the placer: it takes the chunks in order, waits for their
-// leaves, and builds the trie with a Builder.
-func (p *ParallelBuilder) place(ordered <-chan *chunk, free chan<- *chunk, result chan<- [32]byte) {
-	b := Builder{onNode: p.onNode}
+// encodeChunks is a worker: it runs the batch stage on each chunk it is
+// handed.
+func encodeChunks(run *pipeline) {
+	for c := range run.work {
+		if !run.dropped.Load() {
+			c.leaves.encodeChunk(c.values, c.placed(), c.before)
+		}
+		c.ready <- struct{}{}
+	}
+}
+
+// placeChunks is the placer: it takes the chunks in order, waits for the
+// batch stage to finish each, and feeds them to a streaming core.
+func placeChunks(run *pipeline, onNode NodeFunc) {
+	core := streamCore{sink: nodeSink{onNode: onNode}}
 	any := false
-	for c := range ordered {
+	for c := range run.ordered {
 		<-c.ready
+		if run.dropped.Load() {
+			continue
+		}
 		if len(c.values) > 0 {
 			any = true
-			b.placeEncoded(&c.leaves, c.placed(), c.final)
+			c.leaves.feed(&core, c.placed(), c.final)
 		}
 		if c.final {
 			if any {
-				result <- b.close().data
+				run.result <- core.finish().data
 			} else {
-				result <- EmptyRoot
+				run.result <- EmptyRoot
 			}
 			continue
 		}
 		c.recycle()
-		free <- c
+		run.free <- c
 	}
 }
 
@@ -148,8 +187,8 @@ func (p *ParallelBuilder) place(ordered <-chan *chunk, free chan<- *chunk, resul
 func (p *ParallelBuilder) dispatch(final bool) {
 	c := p.cur
 	c.final = final
-	p.ordered <- c
-	p.work <- c
+	p.run.ordered <- c
+	p.run.work <- c
 }
 
 // Update adds a key and its value, as Builder.Update does, with the same
@@ -163,7 +202,7 @@ func (p *ParallelBuilder) Update(key, value []byte) error {
 	case len(key) > MaxKeyLength:
 		return fmt.Errorf("%w: key of %d bytes, at most %d: %s", ErrKeyTooLong, len(key), MaxKeyLength, quote(key))
 	}
-	if !p.running {
+	if p.run == nil {
 		p.start()
 	} else {
 		switch cmp := bytes.Compare(p.prev, key); {
@@ -182,7 +221,7 @@ func (p *ParallelBuilder) Update(key, value []byte) error {
 		// placer may recycle it.
 		full := p.cur
 		n := len(full.values)
-		next := <-p.free
+		next := <-p.run.free
 		next.before = commonPrefixNibbles(full.leaves.key(n-2), full.leaves.key(n-1))
 		next.add(full.leaves.key(n-1), full.values[n-1])
 		p.dispatch(false)
@@ -198,30 +237,30 @@ func (p *ParallelBuilder) Hash() [32]byte {
 		return p.root
 	}
 	p.hashed = true
-	if !p.running {
+	if p.run == nil {
 		p.root = EmptyRoot
 		return p.root
 	}
 	p.dispatch(true)
-	p.root = <-p.result
+	p.root = <-p.run.result
 	p.stop()
 	return p.root
 }
 
-// stop ends the goroutines of the current trie.
+// stop ends the goroutines of the current trie, once it is finished.
 func (p *ParallelBuilder) stop() {
-	close(p.work)
-	close(p.ordered)
-	p.running = false
+	p.stopWhenDropped.Stop()
+	p.run.stop()
+	p.run = nil
 	p.cur, p.prev = nil, nil
 }
 
 // Reset empties the ParallelBuilder for a new trie. A trie left unfinished
 // is finished and dropped first, so no goroutine outlives it.
 func (p *ParallelBuilder) Reset() {
-	if p.running {
+	if p.run != nil {
 		p.dispatch(true)
-		<-p.result
+		<-p.run.result
 		p.stop()
 	}
 	p.hashed = false

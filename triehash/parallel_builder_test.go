@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
+	"time"
 )
 
 func TestParallelBuilderMatchesBuilder(t *testing.T) {
@@ -97,5 +98,26 @@ func TestParallelBuilderErrorsAndReset(t *testing.T) {
 	}
 	if after := runtime.NumGoroutine(); after > before {
 		t.Errorf("%d goroutines left running after Hash", after-before)
+	}
+}
+
+// TestParallelBuilderDroppedStops drops a ParallelBuilder in the middle of a
+// trie, without Hash or Reset: once it is collected, its goroutines must
+// end.
+func TestParallelBuilderDroppedStops(t *testing.T) {
+	before := runtime.NumGoroutine()
+	keys, values := randomSet(rand.New(rand.NewPCG(25, 26)), 2000, 32, false, 50)
+	func() {
+		p := NewParallelBuilder(func([]byte, [32]byte, []byte) {}, 2)
+		p.chunkSize = 100
+		feed(t, p, keys, values)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Fatalf("%d goroutines still running after the ParallelBuilder was dropped", after-before)
 	}
 }

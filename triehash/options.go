@@ -100,7 +100,7 @@ func (o Options) build(keys, values [][]byte, original func(i int) []byte) ([32]
 	)
 	for range min(workers, 16) {
 		wg.Go(func() {
-			b := &Builder{onNode: onNode, start: 1}
+			b := newBuilder(onNode, 1)
 			for {
 				bucket := int(claimed.Add(1) - 1)
 				if bucket >= 16 {
@@ -113,7 +113,7 @@ func (o Options) build(keys, values [][]byte, original func(i int) []byte) ([32]
 				sortedOrder(keys, order)
 				b.Reset()
 				for _, i := range order {
-					if err := b.update(keys[i], values[i], true); err != nil {
+					if err := b.update(keys[i], values[i], false); err != nil {
 						errs[bucket] = withOriginalKey(err, keys[i], original(i))
 						break
 					}
@@ -130,20 +130,19 @@ func (o Options) build(keys, values [][]byte, original func(i int) []byte) ([32]
 			return [32]byte{}, err
 		}
 		if counts[bucket] > 0 {
-			root.mask |= 1 << bucket
+			root.childMask |= 1 << bucket
 		}
 	}
-	top := Builder{onNode: onNode}
-	top.enc = appendBranch(top.enc, &root)
-	return top.commit(top.enc, 0).data, nil
+	top := nodeSink{onNode: onNode}
+	return top.commitNow(appendBranch(nil, &root), nil, 0).data, nil
 }
 
 // buildSequential builds on the calling goroutine from keys in the given
 // ascending order.
 func (o Options) buildSequential(keys, values [][]byte, order []int, original func(i int) []byte) ([32]byte, error) {
-	b := Builder{onNode: o.OnNode}
+	b := Builder{core: streamCore{sink: nodeSink{onNode: o.OnNode}}}
 	for _, i := range order {
-		if err := b.update(keys[i], values[i], true); err != nil {
+		if err := b.update(keys[i], values[i], false); err != nil {
 			return [32]byte{}, withOriginalKey(err, keys[i], original(i))
 		}
 	}
