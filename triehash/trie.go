@@ -34,7 +34,7 @@ type NodeSource interface {
 // exactly what go-ethereum's trie.Trie.Commit puts in its NodeSet).
 //
 // Its roots, proofs and node sets are byte-identical to go-ethereum's.
-// Hash encodes the changed nodes bottom up, hashes those of a height
+// Hash encodes the changed nodes deepest first, hashes those of one depth
 // together through Sum256Batch, and spreads the changed subtrees over
 // workers.
 //

@@ -342,3 +342,44 @@ func TestTrieLongValues(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyingSource: a source that serves another node than the one
+// asked for is caught by VerifyingSource, and trusted without it.
+func TestVerifyingSource(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	store := newPathStore()
+	keys := keyKinds[0].make(rng, 200)
+	values := make([][]byte, len(keys))
+	for i := range values {
+		values[i] = randomValue(rng, 40)
+	}
+	root := gethCommitted(t, store, keys, values)
+	var other []byte
+	for path, blob := range store.nodes {
+		if len(path) == 2 {
+			other = blob
+			break
+		}
+	}
+	swapped := sourceFunc(func(path []byte, hash [32]byte) ([]byte, error) {
+		if len(path) == 1 {
+			return other, nil // a node, but not this one
+		}
+		return store.node(path, hash)
+	})
+	tr, err := NewTrie(root, VerifyingSource(swapped))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var missing *MissingNodeError
+	if _, err := tr.Get(keys[0]); !errors.As(err, &missing) || !errors.Is(err, errWrongNode) || len(missing.Path) != 1 {
+		t.Fatalf("Get through a swapped node: %v", err)
+	}
+	tr, err = NewTrie(root, VerifyingSource(store.source()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := tr.Get(keys[0]); err != nil || !bytes.Equal(got, values[0]) {
+		t.Fatalf("Get through a verified source: %x, %v", got, err)
+	}
+}

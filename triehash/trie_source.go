@@ -1,0 +1,31 @@
+package triehash
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/keccakroot/keccakroot/fastkeccak"
+)
+
+// errWrongNode reports a node whose hash is not the one asked for.
+var errWrongNode = errors.New("triehash: source returned a node of another hash")
+
+// VerifyingSource wraps a NodeSource that cannot answer for the hashes of
+// the nodes it returns (a store keyed by path alone, a cache, the network)
+// and checks each one: a node whose Keccak-256 is not the hash asked for is
+// an error, which the Trie reports as a MissingNodeError for that path and
+// hash. The check costs one hash of every node loaded.
+func VerifyingSource(src NodeSource) NodeSource { return verifyingSource{src} }
+
+type verifyingSource struct{ src NodeSource }
+
+func (v verifyingSource) Node(path []byte, hash [32]byte) ([]byte, error) {
+	blob, err := v.src.Node(path, hash)
+	if err != nil || len(blob) == 0 {
+		return blob, err
+	}
+	if got := fastkeccak.Sum256(blob); got != hash {
+		return nil, fmt.Errorf("%w: %x", errWrongNode, got)
+	}
+	return blob, nil
+}
