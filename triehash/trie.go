@@ -224,7 +224,7 @@ func (t *Trie) insert(n node, k []byte, pos int, value valueNode) (bool, node, e
 			n.val = child
 			return true, n, nil
 		}
-		// The keys part inside n: a branch takes n's place at the first
+		// The keys part ways inside n: a branch takes its place at the first
 		// nibble that differs, holding n's rest and the new leaf.
 		t.release(n, k[:pos])
 		at := pos + match
