@@ -1,0 +1,384 @@
+package triehash
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/ethdb"
+	"github.com/ethereum/go-ethereum/trie"
+)
+
+// rangeKinds are the key sets of the range proof tests: go-ethereum's
+// range proofs need edge keys of one length, so besides secure keys and
+// short keys that are prefixes of one another (whose ranges go-ethereum
+// rejects) there are short keys of one length sharing long prefixes,
+// whose tries embed small nodes.
+var rangeKinds = append(slices.Clone(keyKinds), keyKind{"fixed", func(rng *rand.Rand, n int) [][]byte {
+	keys, _ := randomSet(rng, n, 3, false, 1)
+	rng.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+	return keys
+}})
+
+// rangeDecision is what a range proof verifier decided.
+type rangeDecision struct {
+	more     bool
+	err      error
+	panicked bool
+}
+
+func (d rangeDecision) String() string {
+	switch {
+	case d.panicked:
+		return fmt.Sprintf("panic: %v", d.err)
+	case d.err != nil:
+		return fmt.Sprintf("error: %v", d.err)
+	}
+	return fmt.Sprintf("accepted, more %v", d.more)
+}
+
+// gethRange runs go-ethereum's VerifyRangeProof, its panics recovered; a
+// nil proof is passed as no proof database.
+func gethRange(root [32]byte, firstKey []byte, keys, values, proof [][]byte) (d rangeDecision) {
+	var db ethdb.KeyValueReader
+	if proof != nil {
+		db = proofDB(proof)
+	}
+	return gethRangeFrom(root, firstKey, keys, values, db)
+}
+
+func gethRangeFrom(root [32]byte, firstKey []byte, keys, values [][]byte, db ethdb.KeyValueReader) (d rangeDecision) {
+	defer func() {
+		if r := recover(); r != nil {
+			d = rangeDecision{err: fmt.Errorf("%v", r), panicked: true}
+		}
+	}()
+	// go-ethereum's verifier changes nothing it is given, but its tries
+	// keep the values: hand it copies so that ours sees the same input.
+	keys, values = cloneAll(keys), cloneAll(values)
+	more, err := trie.VerifyRangeProof(common.Hash(root), bytes.Clone(firstKey), keys, values, db)
+	return rangeDecision{more: more, err: err}
+}
+
+func cloneAll(list [][]byte) [][]byte {
+	if list == nil {
+		return nil
+	}
+	out := make([][]byte, len(list))
+	for i, b := range list {
+		out[i] = bytes.Clone(b)
+	}
+	return out
+}
+
+// ourRange runs VerifyRangeProof; a panic fails the test.
+func ourRange(t testing.TB, root [32]byte, firstKey []byte, keys, values, proof [][]byte) rangeDecision {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("VerifyRangeProof panics: %v (first key %x, %d keys, %d proof nodes)", r, firstKey, len(keys), len(proof))
+		}
+	}()
+	more, err := VerifyRangeProof(root, firstKey, keys, values, proof)
+	return rangeDecision{more: more, err: err}
+}
+
+// agree reports how ours differs from go-ethereum's decision, "" if it
+// does not: the same acceptance and more, and an error where go-ethereum
+// panics.
+func agree(got, want rangeDecision) string {
+	switch {
+	case want.panicked && got.err == nil:
+		return fmt.Sprintf("got %v, go-ethereum %v", got, want)
+	case want.panicked:
+		return ""
+	case (got.err == nil) != (want.err == nil), got.err == nil && got.more != want.more:
+		return fmt.Sprintf("got %v, go-ethereum %v", got, want)
+	}
+	return ""
+}
+
+// rangeCase is one range proof to check.
+type rangeCase struct {
+	name         string
+	root         [32]byte
+	firstKey     []byte
+	keys, values [][]byte
+	proof        [][]byte
+}
+
+// sortedTrie is a provenTrie's entries in key order.
+type sortedTrie struct {
+	*provenTrie
+	sorted, sortedValues [][]byte
+}
+
+func newSortedTrie(t testing.TB, rng *rand.Rand, kind keyKind, n int) *sortedTrie {
+	p := newProvenTrie(t, rng, kind, n)
+	s := &sortedTrie{provenTrie: p}
+	order := make([]int, len(p.keys))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(p.keys[a], p.keys[b]) })
+	for _, i := range order {
+		s.sorted = append(s.sorted, p.keys[i])
+		s.sortedValues = append(s.sortedValues, p.values[i])
+	}
+	return s
+}
+
+// edgeProof is go-ethereum's proof of both edges, in one list.
+func (s *sortedTrie) edgeProof(t testing.TB, first, last []byte) [][]byte {
+	t.Helper()
+	var proof proofList
+	if err := s.geth.Prove(first, &proof); err != nil {
+		t.Fatal(err)
+	}
+	if last != nil {
+		if err := s.geth.Prove(last, &proof); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return proof
+}
+
+// rangeOf is the case of the entries [lo, hi) with firstKey as first edge.
+func (s *sortedTrie) rangeOf(t testing.TB, name string, firstKey []byte, lo, hi int) rangeCase {
+	c := rangeCase{name: name, root: s.root, firstKey: firstKey,
+		keys: slices.Clone(s.sorted[lo:hi]), values: slices.Clone(s.sortedValues[lo:hi])}
+	var last []byte
+	if hi > lo {
+		last = s.sorted[hi-1]
+	}
+	c.proof = s.edgeProof(t, firstKey, last)
+	return c
+}
+
+// nextKey returns the key of key's length just above it, if any.
+func nextKey(key []byte) ([]byte, bool) {
+	next := bytes.Clone(key)
+	for i := len(next) - 1; i >= 0; i-- {
+		next[i]++
+		if next[i] != 0 {
+			return next, true
+		}
+	}
+	return nil, false
+}
+
+// prevKey returns the key of key's length just below it, if any.
+func prevKey(key []byte) ([]byte, bool) {
+	prev := bytes.Clone(key)
+	for i := len(prev) - 1; i >= 0; i-- {
+		prev[i]--
+		if prev[i] != 0xff {
+			return prev, true
+		}
+	}
+	return nil, false
+}
+
+// rangeCases returns good ranges of s: at the start, in the middle and at
+// the end, with edges present and absent, single keys, empty ranges and the
+// whole trie.
+func (s *sortedTrie) rangeCases(t testing.TB, rng *rand.Rand) []rangeCase {
+	n := len(s.sorted)
+	var cases []rangeCase
+	for range 8 {
+		lo := rng.IntN(n)
+		hi := lo + 1 + rng.IntN(min(n-lo, 60))
+		cases = append(cases, s.rangeOf(t, "middle", s.sorted[lo], lo, hi))
+		if before, ok := prevKey(s.sorted[lo]); ok && (lo == 0 || bytes.Compare(before, s.sorted[lo-1]) > 0) {
+			cases = append(cases, s.rangeOf(t, "middle, first edge absent", before, lo, hi))
+		}
+		cases = append(cases, s.rangeOf(t, "single key", s.sorted[lo], lo, lo+1))
+		cases = append(cases, s.rangeOf(t, "start", nil, 0, hi))
+		cases = append(cases, s.rangeOf(t, "start, zero first edge", make([]byte, len(s.sorted[0])), 0, hi))
+		cases = append(cases, s.rangeOf(t, "end", s.sorted[lo], lo, n))
+		if after, ok := nextKey(s.sorted[lo]); ok && (lo+1 == n || bytes.Compare(after, s.sorted[lo+1]) < 0) {
+			cases = append(cases, s.rangeOf(t, "empty, between keys", after, lo+1, lo+1))
+		}
+	}
+	// The last key is the only one after these ranges, often in the very
+	// next slot of a branch.
+	for lo := range min(n-1, 20) {
+		cases = append(cases, s.rangeOf(t, "all but the last key", s.sorted[n-2-lo], n-2-lo, n-1))
+	}
+	last := s.sorted[n-1]
+	if after, ok := nextKey(last); ok {
+		cases = append(cases, s.rangeOf(t, "empty, past the last key", after, n, n))
+	}
+	cases = append(cases, s.rangeOf(t, "empty, past the last key, all 0xff", bytes.Repeat([]byte{0xff}, len(last)+1), n, n))
+	cases = append(cases, s.rangeOf(t, "empty, at a key", s.sorted[n/2], n/2, n/2))
+	whole := rangeCase{name: "whole trie, no proof", root: s.root, keys: s.sorted, values: s.sortedValues}
+	cases = append(cases, whole)
+	return cases
+}
+
+// rangeTamperings change a good range case.
+var rangeTamperings = []struct {
+	name string
+	do   func(rng *rand.Rand, c rangeCase) rangeCase
+}{
+	{"wrong root", func(_ *rand.Rand, c rangeCase) rangeCase { c.root[5] ^= 1; return c }},
+	{"value changed", func(rng *rand.Rand, c rangeCase) rangeCase {
+		if len(c.values) == 0 {
+			return c
+		}
+		c.values = slices.Clone(c.values)
+		i := rng.IntN(len(c.values))
+		c.values[i] = append(bytes.Clone(c.values[i]), 1)
+		return c
+	}},
+	{"middle element missing", func(rng *rand.Rand, c rangeCase) rangeCase {
+		if len(c.keys) < 3 {
+			return c
+		}
+		i := 1 + rng.IntN(len(c.keys)-2)
+		c.keys, c.values = slices.Delete(slices.Clone(c.keys), i, i+1), slices.Delete(slices.Clone(c.values), i, i+1)
+		return c
+	}},
+	{"first element missing", func(_ *rand.Rand, c rangeCase) rangeCase {
+		if len(c.keys) < 2 {
+			return c
+		}
+		c.keys, c.values = c.keys[1:], c.values[1:]
+		return c
+	}},
+	{"last element missing", func(_ *rand.Rand, c rangeCase) rangeCase {
+		if len(c.keys) < 2 {
+			return c
+		}
+		c.keys, c.values = c.keys[:len(c.keys)-1], c.values[:len(c.values)-1]
+		return c
+	}},
+	{"extra element", func(rng *rand.Rand, c rangeCase) rangeCase {
+		if len(c.keys) == 0 {
+			return c
+		}
+		i := rng.IntN(len(c.keys))
+		extra, ok := nextKey(c.keys[i])
+		if !ok || i+1 < len(c.keys) && bytes.Compare(extra, c.keys[i+1]) >= 0 {
+			return c
+		}
+		c.keys, c.values = slices.Insert(slices.Clone(c.keys), i+1, extra), slices.Insert(slices.Clone(c.values), i+1, []byte{7})
+		return c
+	}},
+	{"keys swapped", func(rng *rand.Rand, c rangeCase) rangeCase {
+		if len(c.keys) < 2 {
+			return c
+		}
+		i := rng.IntN(len(c.keys) - 1)
+		c.keys = slices.Clone(c.keys)
+		c.keys[i], c.keys[i+1] = c.keys[i+1], c.keys[i]
+		return c
+	}},
+	{"key repeated", func(rng *rand.Rand, c rangeCase) rangeCase {
+		if len(c.keys) == 0 {
+			return c
+		}
+		i := rng.IntN(len(c.keys))
+		c.keys, c.values = slices.Insert(slices.Clone(c.keys), i, c.keys[i]), slices.Insert(slices.Clone(c.values), i, c.values[i])
+		return c
+	}},
+	{"empty value", func(rng *rand.Rand, c rangeCase) rangeCase {
+		if len(c.values) == 0 {
+			return c
+		}
+		c.values = slices.Clone(c.values)
+		c.values[rng.IntN(len(c.values))] = nil
+		return c
+	}},
+	{"value dropped", func(_ *rand.Rand, c rangeCase) rangeCase {
+		if len(c.values) == 0 {
+			return c
+		}
+		c.values = c.values[:len(c.values)-1]
+		return c
+	}},
+	{"first edge after the first key", func(_ *rand.Rand, c rangeCase) rangeCase {
+		if len(c.keys) == 0 {
+			return c
+		}
+		if after, ok := nextKey(c.keys[0]); ok {
+			c.firstKey = after
+		}
+		return c
+	}},
+	{"proof dropped", func(_ *rand.Rand, c rangeCase) rangeCase {
+		if c.proof == nil {
+			return c
+		}
+		c.proof = [][]byte{}
+		return c
+	}},
+	{"proof node dropped", func(rng *rand.Rand, c rangeCase) rangeCase {
+		if len(c.proof) == 0 {
+			return c
+		}
+		i := rng.IntN(len(c.proof))
+		c.proof = slices.Delete(slices.Clone(c.proof), i, i+1)
+		return c
+	}},
+	{"proof byte changed", func(rng *rand.Rand, c rangeCase) rangeCase {
+		if len(c.proof) == 0 {
+			return c
+		}
+		c.proof = slices.Clone(c.proof)
+		i := rng.IntN(len(c.proof))
+		c.proof[i] = bytes.Clone(c.proof[i])
+		c.proof[i][rng.IntN(len(c.proof[i]))] ^= byte(1 + rng.IntN(255))
+		return c
+	}},
+	{"junk nodes added", func(rng *rand.Rand, c rangeCase) rangeCase {
+		if c.proof == nil {
+			return c
+		}
+		c.proof = append(slices.Clone(c.proof), randomValue(rng, 80), []byte{0xc2, 0x80, 0x80})
+		return c
+	}},
+}
+
+// TestVerifyRangeProofMatchesGeth: on good ranges of random tries and on
+// every tampering of them, VerifyRangeProof accepts exactly what
+// go-ethereum accepts, with the same more, and errs where it panics.
+func TestVerifyRangeProofMatchesGeth(t *testing.T) {
+	for _, kind := range rangeKinds {
+		t.Run(kind.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(21, 22))
+			s := newSortedTrie(t, rng, kind, 300)
+			decisions := map[string]int{}
+			check := func(c rangeCase, how string) {
+				want := gethRange(c.root, c.firstKey, c.keys, c.values, c.proof)
+				got := ourRange(t, c.root, c.firstKey, c.keys, c.values, c.proof)
+				if d := agree(got, want); d != "" {
+					t.Fatalf("%s, %s: first key %x, keys %x..: %s", c.name, how, c.firstKey, c.keys[:min(len(c.keys), 3)], d)
+				}
+				switch {
+				case want.panicked:
+					decisions["go-ethereum panics"]++
+				case want.err != nil:
+					decisions["rejected"]++
+				default:
+					decisions[fmt.Sprintf("accepted, more %v", want.more)]++
+				}
+			}
+			for _, c := range s.rangeCases(t, rng) {
+				check(c, "untampered")
+				for _, tamper := range rangeTamperings {
+					check(tamper.do(rng, c), tamper.name)
+				}
+			}
+			t.Log(decisions)
+			for _, d := range []string{"rejected", "accepted, more true", "accepted, more false"} {
+				if decisions[d] == 0 {
+					t.Errorf("no case %q: the test lost its coverage (%v)", d, decisions)
+				}
+			}
+		})
+	}
+}
