@@ -113,7 +113,11 @@ func VerifyProof(root [32]byte, key []byte, proof [][]byte) ([]byte, error) {
 func VerifyProofFrom(root [32]byte, key []byte, proof NodeSource) ([]byte, error) {
 	k := keyNibbles(key)
 	want, pos := root, 0
+	guard := newCycleGuard()
 	for i := 0; ; i++ {
+		if err := guard.check(pos, want); err != nil {
+			return nil, err
+		}
 		blob, err := proof.Node(k[:pos], want)
 		if err != nil || len(blob) == 0 {
 			return nil, fmt.Errorf("%w: node %d of the path, hash %x", ErrProofNodeMissing, i, want)

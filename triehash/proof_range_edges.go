@@ -27,12 +27,14 @@ import (
 // the path of key, and returns the tree and the value the path ends at.
 // A path that leaves the trie is an error unless allowAbsent.
 func revealEdge(tree node, root [32]byte, key []byte, proof NodeSource, allowAbsent bool) (node, []byte, error) {
+	guard := newCycleGuard()
 	if tree == nil {
 		n, err := loadProofNode(proof, nil, root)
 		if err != nil {
 			return nil, nil, err
 		}
 		tree = n
+		_ = guard.check(0, root)
 	}
 	k := keyNibbles(key)
 	parent, pos := tree, 0
@@ -51,6 +53,9 @@ func revealEdge(tree node, root [32]byte, key []byte, proof NodeSource, allowAbs
 			parent, pos = child, len(k)-len(rest)
 			continue
 		case *hashNode:
+			if err := guard.check(len(k)-len(rest), c.hash); err != nil {
+				return nil, nil, err
+			}
 			if child, err = loadProofNode(proof, k[:len(k)-len(rest)], c.hash); err != nil {
 				return nil, nil, err
 			}
@@ -298,8 +303,8 @@ func hasKeysAfter(n node, key []byte) (bool, error) {
 			if pos >= len(k) {
 				return false, fmt.Errorf("%w: a branch below the end of key %x", ErrRangeShape, key)
 			}
-			for _, sibling := range c.children[k[pos]+1 : 16] {
-				if sibling != nil {
+			for i := k[pos] + 1; i < 16; i++ { // none after the value slot
+				if c.children[i] != nil {
 					return true, nil
 				}
 			}

@@ -2,6 +2,7 @@ package triehash
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethdb"
+	"github.com/ethereum/go-ethereum/ethdb/memorydb"
 	"github.com/ethereum/go-ethereum/trie"
 )
 
@@ -28,10 +30,13 @@ type rangeDecision struct {
 	more     bool
 	err      error
 	panicked bool
+	hangs    bool // go-ethereum went on reading nodes for ever
 }
 
 func (d rangeDecision) String() string {
 	switch {
+	case d.hangs:
+		return "endless loop"
 	case d.panicked:
 		return fmt.Sprintf("panic: %v", d.err)
 	case d.err != nil:
@@ -53,9 +58,12 @@ func gethRange(root [32]byte, firstKey []byte, keys, values, proof [][]byte) (d 
 func gethRangeFrom(root [32]byte, firstKey []byte, keys, values [][]byte, db ethdb.KeyValueReader) (d rangeDecision) {
 	defer func() {
 		if r := recover(); r != nil {
-			d = rangeDecision{err: fmt.Errorf("%v", r), panicked: true}
+			d = rangeDecision{err: fmt.Errorf("%v", r), panicked: true, hangs: r == errEndless}
 		}
 	}()
+	if db != nil {
+		db = &endlessReader{db: db}
+	}
 	// go-ethereum's verifier changes nothing it is given, but its tries
 	// keep the values: hand it copies so that ours sees the same input.
 	keys, values = cloneAll(keys), cloneAll(values)
@@ -74,6 +82,26 @@ func cloneAll(list [][]byte) [][]byte {
 	return out
 }
 
+// endlessReader stops go-ethereum's verifiers, by a panic of errEndless,
+// when they read more nodes than any proof of the tests can make them
+// read: on proofs that lead them round in a cycle, where they would loop
+// for ever.
+type endlessReader struct {
+	db    ethdb.KeyValueReader
+	reads int
+}
+
+var errEndless = errors.New("endless loop")
+
+func (r *endlessReader) Get(key []byte) ([]byte, error) {
+	if r.reads++; r.reads > 4096 {
+		panic(errEndless)
+	}
+	return r.db.Get(key)
+}
+
+func (r *endlessReader) Has(key []byte) (bool, error) { return r.db.Has(key) }
+
 // ourRange runs VerifyRangeProof; a panic fails the test.
 func ourRange(t testing.TB, root [32]byte, firstKey []byte, keys, values, proof [][]byte) rangeDecision {
 	t.Helper()
@@ -91,6 +119,8 @@ func ourRange(t testing.TB, root [32]byte, firstKey []byte, keys, values, proof 
 // panics.
 func agree(got, want rangeDecision) string {
 	switch {
+	case want.hangs != errors.Is(got.err, ErrProofCycle):
+		return fmt.Sprintf("got %v, go-ethereum %v", got, want)
 	case want.panicked && got.err == nil:
 		return fmt.Sprintf("got %v, go-ethereum %v", got, want)
 	case want.panicked:
@@ -380,5 +410,31 @@ func TestVerifyRangeProofMatchesGeth(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestProofCycle: a source that files an extension with an empty key
+// under the hash it refers to sends go-ethereum's verifiers round for
+// ever; ours return ErrProofCycle.
+func TestProofCycle(t *testing.T) {
+	root := [32]byte{0xee}
+	node := append([]byte{0xe2, 0x80, 0xa0}, root[:]...) // [empty key, root]
+	db := memorydb.New()
+	db.Put(root[:], node)
+	if _, err, _ := gethVerifyProof(root, []byte{1}, &endlessReader{db: db}); err != errEndless {
+		t.Fatalf("go-ethereum's VerifyProof: %v, want an endless loop", err)
+	}
+	if _, err := VerifyProofFrom(root, []byte{1}, dbSource{db}); !errors.Is(err, ErrProofCycle) {
+		t.Errorf("VerifyProofFrom: %v, want ErrProofCycle", err)
+	}
+	for _, keys := range [][][]byte{nil, {{1}}, {{1}, {2}}} {
+		values := slices.Repeat([][]byte{{1}}, len(keys))
+		want := gethRangeFrom(root, []byte{1}, keys, values, db)
+		if !want.hangs {
+			t.Fatalf("go-ethereum's VerifyRangeProof with %d keys: %v, want an endless loop", len(keys), want)
+		}
+		if _, err := VerifyRangeProofFrom(root, []byte{1}, keys, values, dbSource{db}); !errors.Is(err, ErrProofCycle) {
+			t.Errorf("VerifyRangeProofFrom with %d keys: %v, want ErrProofCycle", len(keys), err)
+		}
 	}
 }
