@@ -219,37 +219,42 @@ func FuzzVerifyProof(f *testing.F) {
 	f.Add([]byte("\x01\x00\x02\x06\xc4\x82\x00a\x80\x23\xf8\x21\x80\xa0\xee\x01aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\x03\x01\x02"))
 	f.Add([]byte("\x01\x01\x02\x22\xe2\x10\xa0\xee\x01aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\x05\xc4\x30\x82hi\x01\x00"))
 	f.Add(append(append([]byte("\x01\x01\x00\x23\xe2\x80\xa0\xee\x00"), make([]byte, 30)...), 1, 1))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var (
-			p   *fuzzProof
-			key []byte
-		)
-		if fuzzByte(&data)%2 == 0 {
-			ft := readFuzzTrie(&data)
-			key = ft.fuzzKey(&data)
-			p = trieProof(&data, ft.root, ft.prove(t, key))
-		} else {
-			p = readCraftedProof(&data)
-			key = fuzzBytes(&data, 5)
-		}
-		want, wantErr, panicked := gethVerifyProof(p.root, key, &endlessReader{db: p.db})
-		list, src := p.source()
-		var got []byte
-		var err error
-		if list != nil {
-			got, err = VerifyProof(p.root, key, list)
-		} else {
-			got, err = VerifyProofFrom(p.root, key, src)
-		}
-		switch {
-		case (wantErr == errEndless) != errors.Is(err, ErrProofCycle):
-			t.Fatalf("key %x: go-ethereum: %v; we: %v", key, wantErr, err)
-		case panicked && err == nil:
-			t.Fatalf("key %x: go-ethereum panics (%v), we return %x", key, wantErr, got)
-		case !panicked && ((err != nil) != (wantErr != nil) || !bytes.Equal(got, want)):
-			t.Fatalf("key %x: VerifyProof = %x, %v; go-ethereum %x, %v", key, got, err, want, wantErr)
-		}
-	})
+	f.Fuzz(func(t *testing.T, data []byte) { checkFuzzedProof(t, data) })
+}
+
+// checkFuzzedProof is FuzzVerifyProof's check of one input; it returns
+// go-ethereum's decision.
+func checkFuzzedProof(t *testing.T, data []byte) ([]byte, error) {
+	var (
+		p   *fuzzProof
+		key []byte
+	)
+	if fuzzByte(&data)%2 == 0 {
+		ft := readFuzzTrie(&data)
+		key = ft.fuzzKey(&data)
+		p = trieProof(&data, ft.root, ft.prove(t, key))
+	} else {
+		p = readCraftedProof(&data)
+		key = fuzzBytes(&data, 5)
+	}
+	want, wantErr, panicked := gethVerifyProof(p.root, key, &endlessReader{db: p.db})
+	list, src := p.source()
+	var got []byte
+	var err error
+	if list != nil {
+		got, err = VerifyProof(p.root, key, list)
+	} else {
+		got, err = VerifyProofFrom(p.root, key, src)
+	}
+	switch {
+	case (wantErr == errEndless) != errors.Is(err, ErrProofCycle):
+		t.Fatalf("key %x: go-ethereum: %v; we: %v", key, wantErr, err)
+	case panicked && err == nil:
+		t.Fatalf("key %x: go-ethereum panics (%v), we return %x", key, wantErr, got)
+	case !panicked && ((err != nil) != (wantErr != nil) || !bytes.Equal(got, want)):
+		t.Fatalf("key %x: VerifyProof = %x, %v; go-ethereum %x, %v", key, got, err, want, wantErr)
+	}
+	return want, wantErr
 }
 
 // gethVerifyProof runs go-ethereum's VerifyProof, its panics recovered.
@@ -277,65 +282,70 @@ func FuzzVerifyRangeProof(f *testing.F) {
 	f.Add([]byte("\x01\x00\x02\x06\xc4\x82\x00a\x80\x23\xf8\x21\x80\xa0\xee\x01aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\x01\x00\x02\x01\x00\x01v\x01\x01\x01w"))
 	f.Add([]byte("\x01\x01\x02\x22\xe2\x10\xa0\xee\x01aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\x05\xc4\x30\x82hi\x01\x01\x02\x02\x01\x00\x01v\x01\x10\x01w"))
 	f.Add(append(append([]byte("\x01\x01\x00\x23\xe2\x80\xa0\xee\x00"), make([]byte, 30)...), 1, 1, 1, 1, 1, 1, 1, 2, 1, 1))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var (
-			p            *fuzzProof
-			firstKey     []byte
-			keys, values [][]byte
-			noProof      bool
-		)
-		if fuzzByte(&data)%2 == 0 {
-			ft := readFuzzTrie(&data)
-			n := len(ft.keys)
-			lo := int(fuzzByte(&data)) % (n + 1)
-			hi := lo + int(fuzzByte(&data))%(n-lo+1)
-			keys, values = slices.Clone(ft.keys[lo:hi]), slices.Clone(ft.values[lo:hi])
-			if lo < n && fuzzByte(&data)%2 == 0 {
-				firstKey = ft.keys[lo]
-			} else {
-				firstKey = ft.fuzzKey(&data)
-			}
-			edges := [][]byte{firstKey}
-			if hi > lo {
-				edges = append(edges, keys[len(keys)-1])
-			}
-			p = trieProof(&data, ft.root, ft.prove(t, edges...))
-			keys, values = mutateRange(&data, keys, values)
-			noProof = fuzzByte(&data)%8 == 0
+	f.Fuzz(func(t *testing.T, data []byte) { checkFuzzedRange(t, data) })
+}
+
+// checkFuzzedRange is FuzzVerifyRangeProof's check of one input; it
+// returns go-ethereum's decision.
+func checkFuzzedRange(t *testing.T, data []byte) rangeDecision {
+	var (
+		p            *fuzzProof
+		firstKey     []byte
+		keys, values [][]byte
+		noProof      bool
+	)
+	if fuzzByte(&data)%2 == 0 {
+		ft := readFuzzTrie(&data)
+		n := len(ft.keys)
+		lo := int(fuzzByte(&data)) % (n + 1)
+		hi := lo + int(fuzzByte(&data))%(n-lo+1)
+		keys, values = slices.Clone(ft.keys[lo:hi]), slices.Clone(ft.values[lo:hi])
+		if lo < n && fuzzByte(&data)%2 == 0 {
+			firstKey = ft.keys[lo]
 		} else {
-			p = readCraftedProof(&data)
-			firstKey = fuzzBytes(&data, 4)
-			for range fuzzByte(&data) % 5 {
-				keys = append(keys, fuzzBytes(&data, 4))
-				values = append(values, fuzzBytes(&data, 5))
-			}
+			firstKey = ft.fuzzKey(&data)
 		}
-		var db ethdb.KeyValueReader = p.db
-		if noProof {
-			db = nil
+		edges := [][]byte{firstKey}
+		if hi > lo {
+			edges = append(edges, keys[len(keys)-1])
 		}
-		want := gethRangeFrom(p.root, firstKey, keys, values, db)
-		var got rangeDecision
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Fatalf("VerifyRangeProof panics: %v", r)
-				}
-			}()
-			list, src := p.source()
-			switch {
-			case noProof:
-				got.more, got.err = VerifyRangeProof(p.root, firstKey, keys, values, nil)
-			case list != nil:
-				got.more, got.err = VerifyRangeProof(p.root, firstKey, keys, values, list)
-			default:
-				got.more, got.err = VerifyRangeProofFrom(p.root, firstKey, keys, values, src)
+		p = trieProof(&data, ft.root, ft.prove(t, edges...))
+		keys, values = mutateRange(&data, keys, values)
+		noProof = fuzzByte(&data)%8 == 0
+	} else {
+		p = readCraftedProof(&data)
+		firstKey = fuzzBytes(&data, 4)
+		for range fuzzByte(&data) % 5 {
+			keys = append(keys, fuzzBytes(&data, 4))
+			values = append(values, fuzzBytes(&data, 5))
+		}
+	}
+	var db ethdb.KeyValueReader = p.db
+	if noProof {
+		db = nil
+	}
+	want := gethRangeFrom(p.root, firstKey, keys, values, db)
+	var got rangeDecision
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("VerifyRangeProof panics: %v", r)
 			}
 		}()
-		if d := agree(got, want); d != "" {
-			t.Fatalf("first key %x, keys %x, values %x, %d proof nodes: %s", firstKey, keys, values, len(p.nodes), d)
+		list, src := p.source()
+		switch {
+		case noProof:
+			got.more, got.err = VerifyRangeProof(p.root, firstKey, keys, values, nil)
+		case list != nil:
+			got.more, got.err = VerifyRangeProof(p.root, firstKey, keys, values, list)
+		default:
+			got.more, got.err = VerifyRangeProofFrom(p.root, firstKey, keys, values, src)
 		}
-	})
+	}()
+	if d := agree(got, want); d != "" {
+		t.Fatalf("first key %x, keys %x, values %x, %d proof nodes: %s", firstKey, keys, values, len(p.nodes), d)
+	}
+	return want
 }
 
 // mutateRange changes a range as the input says: up to two times a key
