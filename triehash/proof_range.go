@@ -53,7 +53,7 @@ func VerifyRangeProof(root [32]byte, firstKey []byte, keys, values [][]byte, pro
 	if proof == nil {
 		return VerifyRangeProofFrom(root, firstKey, keys, values, nil)
 	}
-	return VerifyRangeProofFrom(root, firstKey, keys, values, newProofSet(proof))
+	return VerifyRangeProofFrom(root, firstKey, keys, values, proofSource(proof))
 }
 
 // VerifyRangeProofFrom is VerifyRangeProof with the proof's nodes in a
