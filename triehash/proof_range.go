@@ -205,30 +205,3 @@ func verifyBetweenEdges(root [32]byte, firstKey, lastKey []byte, keys, values []
 	}
 	return hasKeysAfter(t.root, lastKey)
 }
-
-// insertRange inserts the keys of a range, their values unchanged, as
-// go-ethereum's Trie.Update does: the trie keeps references to values and
-// to one buffer that holds the keys' nibbles.
-func (t *Trie) insertRange(keys, values [][]byte) error {
-	size := 0
-	for _, key := range keys {
-		size += 2*len(key) + 1
-	}
-	nibbles := make([]byte, 0, size)
-	for i, key := range keys {
-		start := len(nibbles)
-		for _, b := range key {
-			nibbles = append(nibbles, b>>4, b&0x0f)
-		}
-		nibbles = append(nibbles, terminator)
-		changed, root, err := t.insert(t.root, nibbles[start:len(nibbles):len(nibbles)], 0, valueNode(values[i]))
-		if err != nil {
-			return fmt.Errorf("key %d (%x): %w", i, key, err)
-		}
-		if changed {
-			t.root = root
-			t.unhashed++
-		}
-	}
-	return nil
-}
