@@ -438,3 +438,82 @@ func TestProofCycle(t *testing.T) {
 		}
 	}
 }
+
+// TestInsertRangeMatchesInsert: insertRange, which builds the runs of keys
+// that reach empty slots at once, leaves the tree that inserting the keys
+// one by one leaves, on tries of every key kind, into an empty trie and
+// into one that already holds keys among and equal to the batch's.
+func TestInsertRangeMatchesInsert(t *testing.T) {
+	for _, kind := range rangeKinds {
+		t.Run(kind.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(23, 24))
+			for round := range 40 {
+				keys := kind.make(rng, 1+rng.IntN(300))
+				slices.SortFunc(keys, bytes.Compare)
+				// The batch and the keys held before it interleave and overlap,
+				// except in every fourth round, which starts empty.
+				var batch, held [][]byte
+				for _, key := range keys {
+					if rng.IntN(2) == 0 {
+						batch = append(batch, key)
+					}
+					if round%4 != 0 && rng.IntN(3) == 0 {
+						held = append(held, key)
+					}
+				}
+				if len(batch) == 0 {
+					continue
+				}
+				values := make([][]byte, len(batch))
+				for i := range values {
+					values[i] = randomValue(rng, 40)
+				}
+				one, bulk := &Trie{}, &Trie{}
+				for _, tr := range []*Trie{one, bulk} {
+					for _, key := range held {
+						if err := tr.Update(key, []byte{1, 2, 3}); err != nil {
+							t.Fatal(err)
+						}
+					}
+					tr.Hash()
+				}
+				for i, key := range batch {
+					if err := one.Update(key, values[i]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := bulk.insertRange(batch, values); err != nil {
+					t.Fatal(err)
+				}
+				if got, want := bulk.Hash(), one.Hash(); got != want {
+					t.Fatalf("round %d: %d keys into %d: root %x, one by one %x", round, len(batch), len(held), got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestVerifyRangeProofLongKeys: go-ethereum takes keys of any length, so
+// a whole trie of keys longer than a Builder takes still verifies.
+func TestVerifyRangeProofLongKeys(t *testing.T) {
+	var keys, values [][]byte
+	for i := range 5 {
+		key := bytes.Repeat([]byte{0xab}, MaxKeyLength+100)
+		key[len(key)-1-i%2] = byte(i)
+		keys = append(keys, key)
+		values = append(values, []byte{byte(i + 1)})
+	}
+	slices.SortFunc(keys, bytes.Compare)
+	st := trie.NewStackTrie(nil)
+	for i := range keys {
+		st.Update(keys[i], values[i])
+	}
+	root := [32]byte(st.Hash())
+	for _, r := range [][32]byte{root, {1}} {
+		want := gethRange(r, nil, keys, values, nil)
+		got := ourRange(t, r, nil, keys, values, nil)
+		if d := agree(got, want); d != "" || (r == root) != (got.err == nil) {
+			t.Errorf("root %x: %s (%v)", r[:4], d, got)
+		}
+	}
+}
