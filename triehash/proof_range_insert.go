@@ -1,38 +1,70 @@
 package triehash
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // Inserting a range's keys. go-ethereum inserts them one by one into the
 // tree left by the cut; insertRange reaches the same tree faster, by the
-// way the keys spread over it: they come sorted, none a prefix of another,
-// so the keys below a branch's child are a run, and a run that reaches an
-// empty slot (most of them do: the cut emptied everything between the
-// edges) becomes there the same subtree that inserting its keys one by one
-// would build, the trie of those keys alone, which buildFresh makes at once
-// from a slab of nodes. Anywhere else (short nodes the keys part in,
-// values, hashes) the keys go in one by one, through insert.
+// way the keys spread over it: they come sorted, so the keys below a
+// branch's child are a run, and a run that reaches an empty slot (most of
+// them do: the cut emptied everything between the edges) becomes there the
+// same subtree that inserting its keys one by one would build, the trie of
+// those keys alone. That subtree is also the subtree at the same path of
+// the trie of all the range's keys, since no other key of the range has
+// its path: so one Builder, fed the whole range, hashes every such subtree
+// at full speed, and only their hashes go into the tree. The run of the
+// last key is built as nodes instead (by buildFresh, from a slab), since
+// hasKeysAfter walks down its path, and so are runs too short to gain from
+// the Builder. Anywhere else (short nodes the keys part in, values,
+// hashes) the keys go in one by one, through insert.
+
+// freshBuilderMin is the fewest keys of a run that the Builder hashes. A
+// branch over 8 keys or more is never shorter than 32 bytes (each leaf
+// below it takes 3 bytes at least), so the Builder always reports it.
+const freshBuilderMin = 8
+
+// rangeInsert is one insertRange: the keys as bytes and as nibbles (with
+// terminators), their values, and the nodes of the new subtrees.
+type rangeInsert struct {
+	keys, paths, values [][]byte
+	shorts              []shortNode
+	fulls               []fullNode
+	// byBuilder says the Builder can take the keys; hashed maps the path
+	// of each subtree it is to hash to the node that takes the hash.
+	byBuilder bool
+	hashed    map[string]*hashNode
+}
 
 // insertRange inserts keys and values (strictly ascending, as checkRange
 // checks) as go-ethereum's Trie.Update inserts them in turn. The trie keeps
 // references to the values and to one buffer of the keys' nibbles.
 func (t *Trie) insertRange(keys, values [][]byte) error {
+	if len(keys) == 0 {
+		return nil
+	}
 	size := 0
 	for _, key := range keys {
 		size += 2*len(key) + 1
 	}
-	nibbles := make([]byte, 0, size)
-	paths := make([][]byte, len(keys))
+	nibbles := make([]byte, size)
+	r := &rangeInsert{keys: keys, paths: make([][]byte, len(keys)), values: values,
+		byBuilder: longestKey(keys) <= MaxKeyLength}
+	at := 0
 	for i, key := range keys {
-		start := len(nibbles)
-		for _, b := range key {
-			nibbles = append(nibbles, b>>4, b&0x0f)
+		path := nibbles[at : at+2*len(key)+1 : at+2*len(key)+1]
+		for j, b := range key {
+			path[2*j], path[2*j+1] = b>>4, b&0x0f
 		}
-		nibbles = append(nibbles, terminator)
-		paths[i] = nibbles[start:len(nibbles):len(nibbles)]
+		path[2*len(key)] = terminator
+		r.paths[i], at = path, at+len(path)
 	}
-	a := &nodeSlab{shorts: make([]shortNode, len(keys))}
-	changed, root, err := t.insertSorted(t.root, paths, values, 0, a)
+	changed, root, err := t.insertSorted(r, t.root, 0, len(keys), 0)
 	if err != nil {
+		return err
+	}
+	if err := r.hashSubtrees(); err != nil {
 		return err
 	}
 	if changed {
@@ -42,38 +74,38 @@ func (t *Trie) insertRange(keys, values [][]byte) error {
 	return nil
 }
 
-// insertSorted inserts the keys (nibbles with terminators, strictly
-// ascending, all through n at keys[i][:pos]) below n, and returns whether n
-// changed and the node to put in its place, as insert does for one key.
-func (t *Trie) insertSorted(n node, keys, values [][]byte, pos int, a *nodeSlab) (bool, node, error) {
-	if len(keys) == 0 {
+// insertSorted inserts the keys lo to hi (all through n at their nibbles
+// [:pos]) below n, and returns whether n changed and the node to put in
+// its place, as insert does for one key.
+func (t *Trie) insertSorted(r *rangeInsert, n node, lo, hi, pos int) (bool, node, error) {
+	if lo == hi {
 		return false, n, nil
 	}
-	first, last := keys[0], keys[len(keys)-1]
+	first, last := r.paths[lo], r.paths[hi-1]
 	switch c := n.(type) {
 	case nil:
 		if pos < len(first) {
-			return true, a.buildFresh(keys, values, pos), nil
+			return true, r.fresh(lo, hi, pos), nil
 		}
 	case *fullNode:
 		if pos >= len(first) {
 			break
 		}
 		changed := false
-		for lo := 0; lo < len(keys); {
-			index := keys[lo][pos]
-			hi := lo + 1
-			for hi < len(keys) && keys[hi][pos] == index {
-				hi++
+		for from := lo; from < hi; {
+			index := r.paths[from][pos]
+			to := from + 1
+			for to < hi && r.paths[to][pos] == index {
+				to++
 			}
-			grew, child, err := t.insertSorted(c.children[index], keys[lo:hi], values[lo:hi], pos+1, a)
+			grew, child, err := t.insertSorted(r, c.children[index], from, to, pos+1)
 			if err != nil {
 				return false, n, err
 			}
 			if grew {
 				c.children[index], changed = child, true
 			}
-			lo = hi
+			from = to
 		}
 		if changed {
 			t.touch(c, nil)
@@ -83,10 +115,10 @@ func (t *Trie) insertSorted(n node, keys, values [][]byte, pos int, a *nodeSlab)
 		// If the first and last keys go through the whole short node, all
 		// keys between them do.
 		end := pos + len(c.key)
-		if end > len(first) || end > len(last) || !equalNibbles(first[pos:end], c.key) || !equalNibbles(last[pos:end], c.key) {
+		if end > len(first) || end > len(last) || string(first[pos:end]) != string(c.key) || string(last[pos:end]) != string(c.key) {
 			break
 		}
-		grew, child, err := t.insertSorted(c.val, keys, values, end, a)
+		grew, child, err := t.insertSorted(r, c.val, lo, hi, end)
 		if !grew || err != nil {
 			return false, n, err
 		}
@@ -95,10 +127,10 @@ func (t *Trie) insertSorted(n node, keys, values [][]byte, pos int, a *nodeSlab)
 		return true, c, nil
 	}
 	changed := false
-	for i := range keys {
-		grew, next, err := t.insert(n, keys[i], pos, valueNode(values[i]))
+	for i := lo; i < hi; i++ {
+		grew, next, err := t.insert(n, r.paths[i], pos, valueNode(r.values[i]))
 		if err != nil {
-			return false, n, fmt.Errorf("key %x: %w", keys[i], err)
+			return false, n, fmt.Errorf("key %x: %w", r.keys[i], err)
 		}
 		if grew {
 			n, changed = next, true
@@ -107,60 +139,117 @@ func (t *Trie) insertSorted(n node, keys, values [][]byte, pos int, a *nodeSlab)
 	return changed, n, nil
 }
 
-func equalNibbles(a, b []byte) bool { return string(a) == string(b) }
-
-// nodeSlab hands out the nodes of new subtrees from a few allocations.
-type nodeSlab struct {
-	shorts []shortNode
-	fulls  []fullNode
+// fresh returns the subtree of the keys lo to hi below pos in an empty
+// slot: the trie of those keys alone, or, for hashSubtrees to fill in, a
+// hash (below an extension of the nibbles the keys share, if any).
+func (r *rangeInsert) fresh(lo, hi, pos int) node {
+	if !r.byBuilder || hi-lo < freshBuilderMin || hi == len(r.keys) {
+		return r.buildFresh(lo, hi, pos)
+	}
+	first, last := r.paths[lo], r.paths[hi-1]
+	fork := pos + sharedNibbles(first[pos:], last[pos:])
+	if r.hashed == nil {
+		r.hashed = make(map[string]*hashNode)
+	}
+	subtree := new(hashNode)
+	r.hashed[string(first[:fork])] = subtree
+	if fork == pos {
+		return subtree
+	}
+	return r.short(first[pos:fork], subtree)
 }
 
-func (a *nodeSlab) short(key []byte, val node) *shortNode {
-	if len(a.shorts) == 0 {
-		a.shorts = make([]shortNode, 16)
+// hashSubtrees feeds the whole range to a Builder and takes from it the
+// hashes of the subtrees fresh left to it.
+func (r *rangeInsert) hashSubtrees() error {
+	if len(r.hashed) == 0 {
+		return nil
 	}
-	n := &a.shorts[0]
-	a.shorts = a.shorts[1:]
+	h := subtreeHashers.Get().(*subtreeHasher)
+	defer subtreeHashers.Put(h)
+	h.builder.Reset()
+	h.hashed, h.found = r.hashed, 0
+	defer func() { h.hashed = nil }()
+	for i, key := range r.keys {
+		if err := h.builder.update(key, r.values[i], true); err != nil {
+			return fmt.Errorf("%w: %w", ErrRangeKeys, err)
+		}
+	}
+	h.builder.Hash()
+	if h.found != len(r.hashed) {
+		// Not possible by freshBuilderMin; never leave a subtree unhashed.
+		return fmt.Errorf("%w: %d of %d subtrees of the range not hashed", ErrRangeShape, len(r.hashed)-h.found, len(r.hashed))
+	}
+	return nil
+}
+
+// subtreeHasher is a Builder that hands the hashes of the nodes at some
+// paths to the nodes waiting for them, kept for reuse.
+type subtreeHasher struct {
+	builder *Builder
+	hashed  map[string]*hashNode
+	found   int
+}
+
+var subtreeHashers = sync.Pool{New: func() any {
+	h := new(subtreeHasher)
+	h.builder = NewBuilder(h.onNode)
+	return h
+}}
+
+func (h *subtreeHasher) onNode(path []byte, hash [32]byte, _ []byte) {
+	if subtree, ok := h.hashed[string(path)]; ok {
+		subtree.hash = hash
+		h.found++
+	}
+}
+
+func (r *rangeInsert) short(key []byte, val node) *shortNode {
+	if len(r.shorts) == 0 {
+		r.shorts = make([]shortNode, 64)
+	}
+	n := &r.shorts[0]
+	r.shorts = r.shorts[1:]
 	n.key, n.val, n.cache = key, val, dirtyCache
 	return n
 }
 
-func (a *nodeSlab) full() *fullNode {
-	if len(a.fulls) == 0 {
-		a.fulls = make([]fullNode, 16)
+func (r *rangeInsert) full() *fullNode {
+	if len(r.fulls) == 0 {
+		r.fulls = make([]fullNode, 16)
 	}
-	n := &a.fulls[0]
-	a.fulls = a.fulls[1:]
+	n := &r.fulls[0]
+	r.fulls = r.fulls[1:]
 	n.cache = dirtyCache
 	return n
 }
 
-// buildFresh returns the trie of the keys below pos alone, as insert
-// builds it from an empty slot key by key: a leaf for a single key (its
-// value if no nibbles are left), else a branch at the first nibble where
-// the first and the last key part, below an extension of the nibbles all
-// keys share, if any.
-func (a *nodeSlab) buildFresh(keys, values [][]byte, pos int) node {
-	first, last := keys[0], keys[len(keys)-1]
-	if len(keys) == 1 {
+// buildFresh returns the trie of the keys lo to hi below pos alone, as
+// insert builds it from an empty slot key by key: a leaf for a single key
+// (its value if no nibbles are left), else a branch at the first nibble
+// where the first and the last key part, below an extension of the
+// nibbles all keys share, if any.
+func (r *rangeInsert) buildFresh(lo, hi, pos int) node {
+	first, last := r.paths[lo], r.paths[hi-1]
+	if hi-lo == 1 {
 		if pos == len(first) {
-			return valueNode(values[0])
+			return valueNode(r.values[lo])
 		}
-		return a.short(first[pos:], valueNode(values[0]))
+		return r.short(first[pos:], valueNode(r.values[lo]))
 	}
-	at := pos + sharedNibbles(first[pos:], last[pos:])
-	branch := a.full()
-	for lo := 0; lo < len(keys); {
-		index := keys[lo][at]
-		hi := lo + 1
-		for hi < len(keys) && keys[hi][at] == index {
-			hi++
+	fork := pos + sharedNibbles(first[pos:], last[pos:])
+	branch := r.full()
+	for from := lo; from < hi; {
+		index := r.paths[from][fork]
+		to := from + 1
+		for to < hi && r.paths[to][fork] == index {
+			to++
 		}
-		branch.children[index] = a.buildFresh(keys[lo:hi], values[lo:hi], at+1)
-		lo = hi
+		branch.children[index] = r.buildFresh(from, to, fork+1)
+		from = to
 	}
-	if at == pos {
+	if fork == pos {
 		return branch
 	}
-	return a.short(first[pos:at], branch)
+	return r.short(first[pos:fork], branch)
 }
