@@ -2,6 +2,7 @@ package triehash
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 )
 
@@ -12,12 +13,12 @@ import (
 // them do: the cut emptied everything between the edges) becomes there the
 // same subtree that inserting its keys one by one would build, the trie of
 // those keys alone. That subtree is also the subtree at the same path of
-// the trie of all the range's keys, since no other key of the range has
-// its path: so one Builder, fed the whole range, hashes every such subtree
-// at full speed, and only their hashes go into the tree. The run of the
-// last key is built as nodes instead (by buildFresh, from a slab), since
-// hasKeysAfter walks down its path, and so are runs too short to gain from
-// the Builder. Anywhere else (short nodes the keys part in, values,
+// the trie of any keys that include the run and no other key under that
+// path: so Builders fed consecutive runs hash every such subtree at full
+// speed, and only their hashes go into the tree. The path of the last
+// key is built as nodes instead (by buildFresh, from a slab), since
+// hasKeysAfter walks down it, and so are runs too short to gain from the
+// Builder. Anywhere else (short nodes the keys part in, values,
 // hashes) the keys go in one by one, through insert.
 
 // freshBuilderMin is the fewest keys of a run that the Builder hashes. A
@@ -31,9 +32,11 @@ type rangeInsert struct {
 	keys, paths, values [][]byte
 	shorts              []shortNode
 	fulls               []fullNode
-	// byBuilder says the Builder can take the keys; hashed maps the path
-	// of each subtree it is to hash to the node that takes the hash.
+	// byBuilder says the Builder can take the keys; runs are the key
+	// ranges of the subtrees it is to hash, in order, and hashed maps the
+	// path of each to the node that takes its hash.
 	byBuilder bool
+	runs      [][2]int
 	hashed    map[string]*hashNode
 }
 
@@ -153,34 +156,79 @@ func (r *rangeInsert) fresh(lo, hi, pos int) node {
 	}
 	subtree := new(hashNode)
 	r.hashed[string(first[:fork])] = subtree
+	r.runs = append(r.runs, [2]int{lo, hi})
 	if fork == pos {
 		return subtree
 	}
 	return r.short(first[pos:fork], subtree)
 }
 
-// hashSubtrees feeds the whole range to a Builder and takes from it the
-// hashes of the subtrees fresh left to it.
+// hashSubtrees hashes the subtrees fresh left to it. Each is the subtree
+// at its path of the trie of any keys that include its run and no other
+// key under that path, so Builders fed whole runs in order report it: on
+// GOMAXPROCS goroutines, each taking consecutive runs, when they are many.
 func (r *rangeInsert) hashSubtrees() error {
-	if len(r.hashed) == 0 {
+	if len(r.runs) == 0 {
 		return nil
 	}
+	total := 0
+	for _, run := range r.runs {
+		total += run[1] - run[0]
+	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), total/parallelSubtreeKeys, len(r.runs)))
+	found := make([]int, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	start := 0
+	for w := range workers {
+		end, share := start, 0
+		for end < len(r.runs) && (share < total/workers || w == workers-1) {
+			share += r.runs[end][1] - r.runs[end][0]
+			end++
+		}
+		runs := r.runs[start:end]
+		start = end
+		if w == workers-1 {
+			found[w], errs[w] = r.hashRuns(runs)
+			break
+		}
+		wg.Go(func() { found[w], errs[w] = r.hashRuns(runs) })
+	}
+	wg.Wait()
+	sum := 0
+	for w := range workers {
+		if errs[w] != nil {
+			return errs[w]
+		}
+		sum += found[w]
+	}
+	if sum != len(r.hashed) {
+		// Not possible by freshBuilderMin; never leave a subtree unhashed.
+		return fmt.Errorf("%w: %d of %d subtrees of the range not hashed", ErrRangeShape, len(r.hashed)-sum, len(r.hashed))
+	}
+	return nil
+}
+
+// parallelSubtreeKeys is the fewest keys worth a goroutine of their own.
+const parallelSubtreeKeys = 256
+
+// hashRuns feeds the keys of runs to a Builder and fills in the hashes of
+// their subtrees; it returns how many it filled.
+func (r *rangeInsert) hashRuns(runs [][2]int) (int, error) {
 	h := subtreeHashers.Get().(*subtreeHasher)
 	defer subtreeHashers.Put(h)
 	h.builder.Reset()
 	h.hashed, h.found = r.hashed, 0
 	defer func() { h.hashed = nil }()
-	for i, key := range r.keys {
-		if err := h.builder.update(key, r.values[i], true); err != nil {
-			return fmt.Errorf("%w: %w", ErrRangeKeys, err)
+	for _, run := range runs {
+		for i := run[0]; i < run[1]; i++ {
+			if err := h.builder.update(r.keys[i], r.values[i], true); err != nil {
+				return 0, fmt.Errorf("%w: %w", ErrRangeKeys, err)
+			}
 		}
 	}
 	h.builder.Hash()
-	if h.found != len(r.hashed) {
-		// Not possible by freshBuilderMin; never leave a subtree unhashed.
-		return fmt.Errorf("%w: %d of %d subtrees of the range not hashed", ErrRangeShape, len(r.hashed)-h.found, len(r.hashed))
-	}
-	return nil
+	return h.found, nil
 }
 
 // subtreeHasher is a Builder that hands the hashes of the nodes at some
@@ -228,7 +276,9 @@ func (r *rangeInsert) full() *fullNode {
 // insert builds it from an empty slot key by key: a leaf for a single key
 // (its value if no nibbles are left), else a branch at the first nibble
 // where the first and the last key part, below an extension of the
-// nibbles all keys share, if any.
+// nibbles all keys share, if any. The branch's children are fresh
+// subtrees again: so of the last key's run, only the last key's path is
+// nodes, and the runs beside it go to the Builder.
 func (r *rangeInsert) buildFresh(lo, hi, pos int) node {
 	first, last := r.paths[lo], r.paths[hi-1]
 	if hi-lo == 1 {
@@ -245,7 +295,7 @@ func (r *rangeInsert) buildFresh(lo, hi, pos int) node {
 		for to < hi && r.paths[to][fork] == index {
 			to++
 		}
-		branch.children[index] = r.buildFresh(from, to, fork+1)
+		branch.children[index] = r.fresh(from, to, fork+1)
 		from = to
 	}
 	if fork == pos {
