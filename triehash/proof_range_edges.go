@@ -111,7 +111,7 @@ func loadProofNode(proof NodeSource, path []byte, hash [32]byte) (node, error) {
 	}
 	n, err := decodeNode(blob)
 	if err != nil {
-		return nil, fmt.Errorf("%w: node %x at path %x: %v", ErrProofNodeInvalid, hash, path, err)
+		return nil, fmt.Errorf("%w: node %x at path %x: %w", ErrProofNodeInvalid, hash, path, err)
 	}
 	c := cacheOf(n)
 	c.ref, c.refLen = hash, 32

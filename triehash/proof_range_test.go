@@ -58,7 +58,7 @@ func gethRange(root [32]byte, firstKey []byte, keys, values, proof [][]byte) (d 
 func gethRangeFrom(root [32]byte, firstKey []byte, keys, values [][]byte, db ethdb.KeyValueReader) (d rangeDecision) {
 	defer func() {
 		if r := recover(); r != nil {
-			d = rangeDecision{err: fmt.Errorf("%v", r), panicked: true, hangs: r == errEndless}
+			d = rangeDecision{err: fmt.Errorf("%v", r), panicked: true, hangs: isEndless(r)}
 		}
 	}()
 	if db != nil {
@@ -92,6 +92,12 @@ type endlessReader struct {
 }
 
 var errEndless = errors.New("endless loop")
+
+// isEndless reports whether a recovered panic is endlessReader's.
+func isEndless(r any) bool {
+	err, ok := r.(error)
+	return ok && errors.Is(err, errEndless)
+}
 
 func (r *endlessReader) Get(key []byte) ([]byte, error) {
 	if r.reads++; r.reads > 4096 {
@@ -421,7 +427,7 @@ func TestProofCycle(t *testing.T) {
 	node := append([]byte{0xe2, 0x80, 0xa0}, root[:]...) // [empty key, root]
 	db := memorydb.New()
 	db.Put(root[:], node)
-	if _, err, _ := gethVerifyProof(root, []byte{1}, &endlessReader{db: db}); err != errEndless {
+	if _, err, _ := gethVerifyProof(root, []byte{1}, &endlessReader{db: db}); !errors.Is(err, errEndless) {
 		t.Fatalf("go-ethereum's VerifyProof: %v, want an endless loop", err)
 	}
 	if _, err := VerifyProofFrom(root, []byte{1}, dbSource{db}); !errors.Is(err, ErrProofCycle) {
