@@ -38,31 +38,20 @@ type rangeInsert struct {
 	byBuilder bool
 	runs      [][2]int
 	hashed    map[string]*hashNode
+	// nibbles is what is left of the buffer that paths are cut from.
+	nibbles []byte
 }
 
 // insertRange inserts keys and values (strictly ascending, as checkRange
 // checks) as go-ethereum's Trie.Update inserts them in turn. The trie keeps
-// references to the values and to one buffer of the keys' nibbles.
+// references to the values and to the nibbles of the keys it builds nodes
+// for.
 func (t *Trie) insertRange(keys, values [][]byte) error {
 	if len(keys) == 0 {
 		return nil
 	}
-	size := 0
-	for _, key := range keys {
-		size += 2*len(key) + 1
-	}
-	nibbles := make([]byte, size)
 	r := &rangeInsert{keys: keys, paths: make([][]byte, len(keys)), values: values,
 		byBuilder: longestKey(keys) <= MaxKeyLength}
-	at := 0
-	for i, key := range keys {
-		path := nibbles[at : at+2*len(key)+1 : at+2*len(key)+1]
-		for j, b := range key {
-			path[2*j], path[2*j+1] = b>>4, b&0x0f
-		}
-		path[2*len(key)] = terminator
-		r.paths[i], at = path, at+len(path)
-	}
 	changed, root, err := t.insertSorted(r, t.root, 0, len(keys), 0)
 	if err != nil {
 		return err
@@ -77,6 +66,76 @@ func (t *Trie) insertRange(keys, values [][]byte) error {
 	return nil
 }
 
+// Most keys of a range go to a Builder as bytes; their nibbles are read
+// from the bytes where needed, and spelt out only for the keys that become
+// nodes.
+
+// pathLen is the number of nibbles of key i, its terminator included.
+func (r *rangeInsert) pathLen(i int) int { return 2*len(r.keys[i]) + 1 }
+
+// nibble returns nibble pos of key i; the one after the last is the
+// terminator.
+func (r *rangeInsert) nibble(i, pos int) byte {
+	key := r.keys[i]
+	if pos >= 2*len(key) {
+		return terminator
+	}
+	if pos%2 == 0 {
+		return key[pos/2] >> 4
+	}
+	return key[pos/2] & 0x0f
+}
+
+// path returns the nibbles of key i with the terminator.
+func (r *rangeInsert) path(i int) []byte {
+	if r.paths[i] == nil {
+		key := r.keys[i]
+		n := 2*len(key) + 1
+		if len(r.nibbles) < n {
+			r.nibbles = make([]byte, max(n, 4096))
+		}
+		path := r.nibbles[:n:n]
+		r.nibbles = r.nibbles[n:]
+		for j, b := range key {
+			path[2*j], path[2*j+1] = b>>4, b&0x0f
+		}
+		path[2*len(key)] = terminator
+		r.paths[i] = path
+	}
+	return r.paths[i]
+}
+
+// shared returns the number of nibbles keys i and j share from pos on.
+func (r *rangeInsert) shared(i, j, pos int) int {
+	end := min(r.pathLen(i), r.pathLen(j))
+	at := pos
+	if pos%2 == 1 && at < end && r.nibble(i, at) == r.nibble(j, at) {
+		at++
+	}
+	// Whole bytes at a time while both keys have them.
+	a, b := r.keys[i], r.keys[j]
+	for at%2 == 0 && at/2 < min(len(a), len(b)) && a[at/2] == b[at/2] {
+		at += 2
+	}
+	for at < end && r.nibble(i, at) == r.nibble(j, at) {
+		at++
+	}
+	return at - pos
+}
+
+// hasNibbles reports whether key i has the nibbles want from pos on.
+func (r *rangeInsert) hasNibbles(i, pos int, want []byte) bool {
+	if pos+len(want) > r.pathLen(i) {
+		return false
+	}
+	for j, nib := range want {
+		if r.nibble(i, pos+j) != nib {
+			return false
+		}
+	}
+	return true
+}
+
 // insertSorted inserts the keys lo to hi (all through n at their nibbles
 // [:pos]) below n, and returns whether n changed and the node to put in
 // its place, as insert does for one key.
@@ -84,21 +143,20 @@ func (t *Trie) insertSorted(r *rangeInsert, n node, lo, hi, pos int) (bool, node
 	if lo == hi {
 		return false, n, nil
 	}
-	first, last := r.paths[lo], r.paths[hi-1]
 	switch c := n.(type) {
 	case nil:
-		if pos < len(first) {
+		if pos < r.pathLen(lo) {
 			return true, r.fresh(lo, hi, pos), nil
 		}
 	case *fullNode:
-		if pos >= len(first) {
+		if pos >= r.pathLen(lo) {
 			break
 		}
 		changed := false
 		for from := lo; from < hi; {
-			index := r.paths[from][pos]
+			index := r.nibble(from, pos)
 			to := from + 1
-			for to < hi && r.paths[to][pos] == index {
+			for to < hi && r.nibble(to, pos) == index {
 				to++
 			}
 			grew, child, err := t.insertSorted(r, c.children[index], from, to, pos+1)
@@ -117,11 +175,10 @@ func (t *Trie) insertSorted(r *rangeInsert, n node, lo, hi, pos int) (bool, node
 	case *shortNode:
 		// If the first and last keys go through the whole short node, all
 		// keys between them do.
-		end := pos + len(c.key)
-		if end > len(first) || end > len(last) || string(first[pos:end]) != string(c.key) || string(last[pos:end]) != string(c.key) {
+		if !r.hasNibbles(lo, pos, c.key) || !r.hasNibbles(hi-1, pos, c.key) {
 			break
 		}
-		grew, child, err := t.insertSorted(r, c.val, lo, hi, end)
+		grew, child, err := t.insertSorted(r, c.val, lo, hi, pos+len(c.key))
 		if !grew || err != nil {
 			return false, n, err
 		}
@@ -131,7 +188,7 @@ func (t *Trie) insertSorted(r *rangeInsert, n node, lo, hi, pos int) (bool, node
 	}
 	changed := false
 	for i := lo; i < hi; i++ {
-		grew, next, err := t.insert(n, r.paths[i], pos, valueNode(r.values[i]))
+		grew, next, err := t.insert(n, r.path(i), pos, valueNode(r.values[i]))
 		if err != nil {
 			return false, n, fmt.Errorf("key %x: %w", r.keys[i], err)
 		}
@@ -149,8 +206,8 @@ func (r *rangeInsert) fresh(lo, hi, pos int) node {
 	if !r.byBuilder || hi-lo < freshBuilderMin || hi == len(r.keys) {
 		return r.buildFresh(lo, hi, pos)
 	}
-	first, last := r.paths[lo], r.paths[hi-1]
-	fork := pos + sharedNibbles(first[pos:], last[pos:])
+	fork := pos + r.shared(lo, hi-1, pos)
+	first := r.path(lo)
 	if r.hashed == nil {
 		r.hashed = make(map[string]*hashNode)
 	}
@@ -280,19 +337,18 @@ func (r *rangeInsert) full() *fullNode {
 // subtrees again: so of the last key's run, only the last key's path is
 // nodes, and the runs beside it go to the Builder.
 func (r *rangeInsert) buildFresh(lo, hi, pos int) node {
-	first, last := r.paths[lo], r.paths[hi-1]
 	if hi-lo == 1 {
-		if pos == len(first) {
+		if pos == r.pathLen(lo) {
 			return valueNode(r.values[lo])
 		}
-		return r.short(first[pos:], valueNode(r.values[lo]))
+		return r.short(r.path(lo)[pos:], valueNode(r.values[lo]))
 	}
-	fork := pos + sharedNibbles(first[pos:], last[pos:])
+	fork := pos + r.shared(lo, hi-1, pos)
 	branch := r.full()
 	for from := lo; from < hi; {
-		index := r.paths[from][fork]
+		index := r.nibble(from, fork)
 		to := from + 1
-		for to < hi && r.paths[to][fork] == index {
+		for to < hi && r.nibble(to, fork) == index {
 			to++
 		}
 		branch.children[index] = r.fresh(from, to, fork+1)
@@ -301,5 +357,5 @@ func (r *rangeInsert) buildFresh(lo, hi, pos int) node {
 	if fork == pos {
 		return branch
 	}
-	return r.short(first[pos:fork], branch)
+	return r.short(r.path(lo)[pos:fork], branch)
 }
