@@ -547,3 +547,30 @@ func TestVerifyRangeProofLarge(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyRangeProofRejectsPrefixes: a range in which a key is a prefix
+// of the next is rejected, by go-ethereum and by us with ErrRangeKeys,
+// even when its keys and proof are the trie's own.
+func TestVerifyRangeProofRejectsPrefixes(t *testing.T) {
+	keys := [][]byte{[]byte("a"), []byte("ab"), []byte("b")}
+	values := [][]byte{{1}, {2}, {3}}
+	gt := trie.NewEmpty(nil)
+	for i := range keys {
+		gt.MustUpdate(keys[i], values[i])
+	}
+	root := [32]byte(gt.Hash())
+	var proof proofList
+	for _, key := range [][]byte{keys[0], keys[2]} {
+		if err := gt.Prove(key, &proof); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range [][][]byte{proof, nil} {
+		if want := gethRange(root, keys[0], keys, values, p); want.err == nil {
+			t.Fatalf("go-ethereum accepts a range with a prefix key (proof %v)", p != nil)
+		}
+		if _, err := VerifyRangeProof(root, keys[0], keys, values, p); !errors.Is(err, ErrRangeKeys) {
+			t.Errorf("proof %v: %v, want ErrRangeKeys", p != nil, err)
+		}
+	}
+}
