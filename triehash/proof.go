@@ -124,7 +124,7 @@ func VerifyProofFrom(root [32]byte, key []byte, proof NodeSource) ([]byte, error
 		}
 		step, err := walkStored(blob, k[pos:])
 		if err != nil {
-			return nil, fmt.Errorf("%w: node %d of the path, hash %x: %v", ErrProofNodeInvalid, i, want, err)
+			return nil, fmt.Errorf("%w: node %d of the path, hash %x: %w", ErrProofNodeInvalid, i, want, err)
 		}
 		switch step.kind {
 		case walkAbsent:
