@@ -184,7 +184,7 @@ func BenchmarkTrieBlock(b *testing.B) {
 					Call: func(int) { check(impl, tr.Hash()) },
 				}
 			}
-			reportTurns(b, benchturns.Measure(b, 1, turns), changes, names)
+			reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, names)
 		})
 		b.Run(prefix+"/op=update+hash", func(b *testing.B) {
 			turns := make([]benchturns.Turn, 2)
@@ -195,7 +195,7 @@ func BenchmarkTrieBlock(b *testing.B) {
 					check(impl, tr.Hash())
 				}
 			}
-			reportTurns(b, benchturns.Measure(b, 1, turns), changes, names)
+			reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, names)
 		})
 		b.Run(prefix+"/op=memory", func(b *testing.B) {
 			var held [2]float64
@@ -228,9 +228,9 @@ func (t *Trie) bookkeeping() int {
 	return cap(t.pending)*int(unsafe.Sizeof(pendingNode{})) + cap(d.paths) + cap(d.ends)*8 + cap(d.prevs)*24
 }
 
-// reportTurns reports each implementation's time per change and the
+// reportBlockTurns reports each implementation's time per change and the
 // speed-up of the second over the first.
-func reportTurns(b *testing.B, perCall []float64, changes int, names []string) {
+func reportBlockTurns(b *testing.B, perCall []float64, changes int, names []string) {
 	for i, name := range names {
 		b.ReportMetric(perCall[i]/float64(changes), "ns/change-"+name)
 	}

@@ -104,7 +104,7 @@ func (s proofSet) Node(_ []byte, hash [32]byte) ([]byte, error) {
 // missing or does not decode. It accepts and rejects exactly the proofs
 // go-ethereum does, and never panics.
 func VerifyProof(root [32]byte, key []byte, proof [][]byte) ([]byte, error) {
-	return VerifyProofFrom(root, key, newProofSet(proof))
+	return VerifyProofFrom(root, key, proofSource(proof))
 }
 
 // VerifyProofFrom is VerifyProof with the proof's nodes in a source that
@@ -113,49 +113,26 @@ func VerifyProof(root [32]byte, key []byte, proof [][]byte) ([]byte, error) {
 func VerifyProofFrom(root [32]byte, key []byte, proof NodeSource) ([]byte, error) {
 	k := keyNibbles(key)
 	want, pos := root, 0
+	guard := newCycleGuard()
 	for i := 0; ; i++ {
+		if err := guard.check(pos, want); err != nil {
+			return nil, err
+		}
 		blob, err := proof.Node(k[:pos], want)
 		if err != nil || len(blob) == 0 {
 			return nil, fmt.Errorf("%w: node %d of the path, hash %x", ErrProofNodeMissing, i, want)
 		}
-		n, err := decodeNode(blob)
+		step, err := walkStored(blob, k[pos:])
 		if err != nil {
 			return nil, fmt.Errorf("%w: node %d of the path, hash %x: %w", ErrProofNodeInvalid, i, want, err)
 		}
-		rest, child := followKey(n, k[pos:])
-		switch child := child.(type) {
-		case nil:
+		switch step.kind {
+		case walkAbsent:
 			return nil, nil
-		case *hashNode:
-			pos, want = len(k)-len(rest), *child
-		case valueNode:
-			return child, nil
-		}
-	}
-}
-
-// followKey follows key down from n through the nodes embedded in it and
-// returns what it reaches, with the rest of the key: a stored node's hash,
-// a value, or nil where the key leaves the trie.
-func followKey(n node, key []byte) ([]byte, node) {
-	for {
-		switch c := n.(type) {
-		case *shortNode:
-			if !bytes.HasPrefix(key, c.key) {
-				return nil, nil
-			}
-			n, key = c.val, key[len(c.key):]
-		case *fullNode:
-			if len(key) == 0 {
-				return nil, nil
-			}
-			n, key = c.children[key[0]], key[1:]
-		case *hashNode:
-			return key, c
-		case valueNode:
-			return nil, c
-		default:
-			return key, nil
+		case walkHash:
+			pos, want = len(k)-len(step.rest), [32]byte(step.hash)
+		case walkValue:
+			return step.value, nil
 		}
 	}
 }

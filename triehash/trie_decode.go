@@ -20,6 +20,7 @@ var (
 	errNodeRef       = errors.New("child reference is neither a 32-byte hash, empty, nor an embedded node")
 	errEmbeddedSize  = errors.New("embedded node of 32 bytes or more")
 	errValueNotBytes = errors.New("value is a list, not a string")
+	errEmptyPath     = errors.New("extension with an empty path")
 )
 
 // decodeStored decodes the node stored under hash. The node keeps
@@ -30,9 +31,33 @@ func decodeStored(hash [32]byte, blob []byte) (node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkExtensions(n); err != nil {
+		return nil, err
+	}
 	c := cacheOf(n)
 	c.ref, c.refLen, c.stored = hash, 32, blob
 	return n, nil
+}
+
+// checkExtensions rejects a node that is, or embeds, an extension with an
+// empty path. go-ethereum decodes one, but no trie of keys has it, and a
+// Trie walking such a node would not advance along the key: a source that
+// files a node under a hash not its own could lead it round for ever.
+func checkExtensions(n node) error {
+	switch n := n.(type) {
+	case *shortNode:
+		if len(n.key) == 0 {
+			return errEmptyPath
+		}
+		return checkExtensions(n.val)
+	case *fullNode:
+		for _, c := range n.children[:16] {
+			if err := checkExtensions(c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // decodeNode decodes one node. Embedded children are decoded too; their

@@ -383,3 +383,18 @@ func TestVerifyingSource(t *testing.T) {
 		t.Fatalf("Get through a verified source: %x, %v", got, err)
 	}
 }
+
+// TestTrieRejectsEmptyExtension: a stored extension with an empty path,
+// pointing back at itself through a source that files it under its
+// child's hash, is an invalid node, not an endless walk.
+func TestTrieRejectsEmptyExtension(t *testing.T) {
+	var self [32]byte
+	self[0] = 0x42
+	// [compact "" (0x00), 32-byte hash self]
+	blob := append([]byte{0xe2, 0x00, 0xa0}, self[:]...)
+	src := sourceFunc(func([]byte, [32]byte) ([]byte, error) { return blob, nil })
+	_, err := NewTrie(self, src)
+	if !errors.Is(err, ErrInvalidNode) || !errors.Is(err, errEmptyPath) {
+		t.Fatalf("NewTrie over an empty-path extension: %v", err)
+	}
+}
