@@ -139,6 +139,10 @@ type levelHasher struct {
 	msgs    [][]byte   // their encodings
 	digests [][32]byte // and their hashes
 	warmth  byte       // what warm read, kept
+
+	// Workers write these fields all the time: the padding keeps two
+	// hashers, allocated side by side, off each other's cache lines.
+	_ [128]byte
 }
 
 // hash fills the cache of every pending node, the deepest first.
