@@ -6,11 +6,11 @@ package rlpstream
 // caller may slice b[tag:tag+size] without further checks. Errors are bare
 // sentinels; the caller adds the offset.
 //
-// It is the one item reader of the package, built on its one header parser,
-// parseHeader, which ReadHeader exports. Its rules for the one-byte headers of
-// most items are shortString and shortList, which the readers' loops also
-// call directly for their fast paths, where the compiler inlines them; the
-// long forms and the errors are readOtherHeader's.
+// It is the one header parser of the package's readers. Its rules for the
+// one-byte headers of most items are shortString and shortList, which the
+// readers' loops also call directly for their fast paths, where the compiler
+// inlines them; the long forms and the errors are readOtherHeader's, whose
+// rules for long forms, readLongHeader's, ReadHeader shares.
 func readItemHeader(b []byte) (k Kind, tag, size int, err error) {
 	if len(b) > 0 {
 		switch c := b[0]; {
@@ -45,19 +45,32 @@ func shortList(b []byte) (size int, ok bool) {
 }
 
 // readOtherHeader is readItemHeader for every header that shortString and
-// shortList do not accept: the long forms and the errors. It adds to
-// parseHeader the checks that need the content: that it fits in b, and that a
-// one-byte string's byte is not one that must stand for itself.
+// shortList do not accept: the long forms and the errors. Their rules are
+// readLongHeader's, as for ReadHeader; what it adds is the check that the
+// content fits in b.
 func readOtherHeader(b []byte) (k Kind, tag, size int, err error) {
-	k, tag, n, err := parseHeader(b)
+	if len(b) == 0 {
+		return 0, 0, 0, ErrUnexpectedEnd
+	}
+	var n uint64
+	switch c := b[0]; {
+	case c < 0xb8:
+		if int(c-0x80) >= len(b) {
+			return 0, 0, 0, ErrValueTooLarge
+		}
+		return 0, 0, 0, ErrNonCanonicalSize // a single byte below 0x80 in a header
+	case c < 0xc0:
+		k, tag, n, err = readLongHeader(b, String, c-0xb7)
+	case c < 0xf8:
+		return 0, 0, 0, ErrValueTooLarge
+	default:
+		k, tag, n, err = readLongHeader(b, List, c-0xf7)
+	}
 	if err != nil {
 		return 0, 0, 0, err
 	}
 	if n > uint64(len(b)-tag) {
 		return 0, 0, 0, ErrValueTooLarge
-	}
-	if k == String && n == 1 && b[tag] < 0x80 {
-		return 0, 0, 0, ErrNonCanonicalSize // a single byte below 0x80 in a header
 	}
 	return k, tag, int(n), nil
 }
@@ -77,18 +90,8 @@ func readOtherHeader(b []byte) (k Kind, tag, size int, err error) {
 // announces even then, so that a stream reader can reject an item of the
 // wrong kind before it has its whole header.
 func ReadHeader(b []byte) (k Kind, headerSize int, contentSize uint64, err error) {
-	k, headerSize, contentSize, err = parseHeader(b)
-	if err != nil {
-		return k, 0, 0, errAt(err, 0)
-	}
-	return k, headerSize, contentSize, nil
-}
-
-// parseHeader is ReadHeader with bare sentinel errors, the part of the
-// header parser that both ReadHeader and readOtherHeader share.
-func parseHeader(b []byte) (k Kind, tag int, size uint64, err error) {
 	if len(b) == 0 {
-		return 0, 0, 0, ErrUnexpectedEnd
+		return 0, 0, 0, errAt(ErrUnexpectedEnd, 0)
 	}
 	switch c := b[0]; {
 	case c < 0x80:
@@ -96,12 +99,16 @@ func parseHeader(b []byte) (k Kind, tag int, size uint64, err error) {
 	case c < 0xb8:
 		return String, 1, uint64(c - 0x80), nil
 	case c < 0xc0:
-		return readLongHeader(b, String, c-0xb7)
+		k, headerSize, contentSize, err = readLongHeader(b, String, c-0xb7)
 	case c < 0xf8:
 		return List, 1, uint64(c - 0xc0), nil
 	default:
-		return readLongHeader(b, List, c-0xf7)
+		k, headerSize, contentSize, err = readLongHeader(b, List, c-0xf7)
 	}
+	if err != nil {
+		return k, 0, 0, errAt(err, 0)
+	}
+	return k, headerSize, contentSize, nil
 }
 
 // readLongHeader parses a long-form header whose length field is n (1 to 8)
