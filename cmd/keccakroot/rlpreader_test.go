@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/keccakroot/keccakroot/rlpstream"
 )
 
 // TestBlockReaderFraming splits streams into RLP lists and checks each
@@ -94,4 +96,69 @@ func checkFraming(t *testing.T, r *blockReader, blocks []string, want error, wan
 	if !strings.Contains(err.Error(), detail) {
 		t.Errorf("error %q does not say %q", err, detail)
 	}
+}
+
+// FuzzBlockReader checks the chain reader against rlpstream.Split on any
+// input: it reads the lists that Split reads, one after the other, and stops
+// with the framing error that matches where Split stops (or finds something
+// other than a list); it never panics.
+func FuzzBlockReader(f *testing.F) {
+	for _, s := range []string{"", "c0c20180", "c0" + "05", "b901", "f901", "f80100", "c50102", "ff7fffffffffffffff", "8568656c6c6f"} {
+		in, err := hex.DecodeString(s)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(in)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		r := newBlockReader(iotest.HalfReader(bytes.NewReader(in)), maxBlockSize)
+		rest := in
+		for {
+			block, offset, err := r.Append(nil)
+			if offset != int64(len(in)-len(rest)) {
+				t.Fatalf("block at offset %d, want %d", offset, len(in)-len(rest))
+			}
+			if errors.Is(err, io.EOF) {
+				if len(rest) != 0 {
+					t.Fatalf("io.EOF with %x left", rest)
+				}
+				return
+			}
+			k, _, next, serr := rlpstream.Split(rest)
+			if err != nil {
+				checkFramingError(t, err, rest, k, serr)
+				return
+			}
+			if serr != nil || k != rlpstream.List || !bytes.Equal(block, rest[:len(rest)-len(next)]) {
+				t.Fatalf("read block %x from %x; Split: %v %v", block, rest, k, serr)
+			}
+			rest = next
+		}
+	})
+}
+
+// checkFramingError checks the reader's error on rest against what Split
+// says of it: a first byte below 0xc0 is not a list, and a list's faults map
+// onto the reader's sentinels.
+func checkFramingError(t *testing.T, err error, rest []byte, k rlpstream.Kind, serr error) {
+	t.Helper()
+	var want []error
+	switch {
+	case rest[0] < 0xc0:
+		want = []error{errNotChain}
+	case errors.Is(serr, rlpstream.ErrNonCanonicalSize):
+		want = []error{errBadSize}
+	case errors.Is(serr, rlpstream.ErrUnexpectedEnd):
+		want = []error{errTruncated}
+	case errors.Is(serr, rlpstream.ErrValueTooLarge):
+		want = []error{errTruncated, errBlockTooLarge}
+	default:
+		t.Fatalf("reader: %v on %x, which Split reads as a %v", err, rest, k)
+	}
+	for _, w := range want {
+		if errors.Is(err, w) {
+			return
+		}
+	}
+	t.Fatalf("reader: %v on %x; Split: %v, want one of %v", err, rest, serr, want)
 }
