@@ -72,7 +72,8 @@ func checkReadHeader(t *testing.T, in []byte) {
 	}
 	if serr != nil {
 		fits := cs <= uint64(len(in)-hs)
-		if fits && !(k == String && cs == 1 && in[1] < 0x80) {
+		wrapsByte := fits && k == String && cs == 1 && in[1] < 0x80 // fits: in[1] is there
+		if fits && !wrapsByte {
 			t.Fatalf("ReadHeader(%x) = %v %d %d, but Split fails: %v", in, k, hs, cs, serr)
 		}
 		return
