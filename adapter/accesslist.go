@@ -118,18 +118,11 @@ func checkShape(it item, s *rlpShape, path shapePath) error {
 	if it.kind != rlpstream.List {
 		return shapeErr(it, path, "is a %v, want a list", it.kind)
 	}
-	r := items(it)
-	for i := 0; ; i++ {
-		el, ok, err := r.next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			if s.fields != nil && i != len(s.fields) {
-				return shapeErr(it, path, "has %d fields, want %d", i, len(s.fields))
-			}
-			return nil
-		}
+	r := it.elements()
+	i := 0
+	for ; r.Next(); i++ {
+		el := current(&r)
+		var err error
 		switch {
 		case s.elem != nil:
 			err = checkShape(el, s.elem, path.with("", i))
@@ -142,4 +135,11 @@ func checkShape(it item, s *rlpShape, path shapePath) error {
 			return err
 		}
 	}
+	if err := iterErr(&r); err != nil {
+		return err
+	}
+	if s.fields != nil && i != len(s.fields) {
+		return shapeErr(it, path, "has %d fields, want %d", i, len(s.fields))
+	}
+	return nil
 }

@@ -20,6 +20,7 @@
 //	tx.Hash()                                     ->  adapter.TxHash(tx)
 //	genesis.ToBlock().Root()                      ->  adapter.GenesisStateRoot(genesis.Alloc)
 //	genesis.ToBlock().Hash()                      ->  adapter.GenesisBlockHash(genesis) // and an error
+//	trie.VerifyProof(root, key, proofDb)          ->  adapter.VerifyProof(root, key, proofDb)
 //
 // A *StackTrie is a types.ListHasher, so it also goes where go-ethereum takes
 // one: types.NewBlock(header, body, receipts, adapter.NewStackTrie(nil)).
@@ -30,6 +31,31 @@
 // encoding buffer. Roots (transactions, receipts, withdrawals, state) are
 // built by triehash. Unlike go-ethereum's Hash methods, these functions do
 // not cache their results in the values they are given.
+//
+// # Tries and state
+//
+// OpenTrie opens a trie of go-ethereum's trie database, the account trie or
+// a storage trie, as trie.New does, as a *triehash.Trie that loads its nodes
+// from the database as it walks them and rehashes only what changed;
+// CommitTrie returns its root and the trienode.NodeSet that go-ethereum's
+// Trie.Commit(false) would have made, for triedb.Database.Update.
+// OpenStateTrie opens a whole state as a *StateTrie: accounts and storage
+// slots by address, with go-ethereum's key hashing, whose Hash and Commit
+// rehash the changed storage tries in parallel before the account trie.
+//
+//	st, err := adapter.OpenStateTrie(parentRoot, db) // db: a *triedb.Database
+//	err = st.UpdateStorage(addr, slot, value)        // GetAccount, UpdateAccount, ...
+//	root, nodes, err := st.Commit()                  // nodes: for db.Update
+//
+// # Proofs
+//
+// Prove writes a key's Merkle proof from a *triehash.Trie into a proof
+// database, and VerifyProof checks one, each as go-ethereum's Trie.Prove and
+// trie.VerifyProof do, with the same decision on every input.
+// VerifyAccountProof checks an eth_getProof result (EIP-1186) against a
+// block's state root: the account's fields, or its absence, and every
+// storage slot's value; the error names the account, the slot and what
+// differs.
 //
 // # Raw blocks
 //

@@ -21,29 +21,24 @@ type item struct {
 // contentOff returns the offset of the item's content in the block.
 func (it item) contentOff() int { return it.off + len(it.raw) - len(it.content) }
 
-// itemReader reads the items of a list one by one, keeping their offsets.
-type itemReader struct {
-	rest []byte
-	off  int // offset of rest in the block
+// elements returns an iterator over the elements of a list item; the
+// offsets of its items and of its errors are offsets in the block.
+func (it item) elements() rlpstream.Iterator {
+	return rlpstream.NewIteratorAt(it.content, it.contentOff())
 }
 
-// items returns a reader over the elements of a list item.
-func items(list item) itemReader {
-	return itemReader{rest: list.content, off: list.contentOff()}
+// current returns the item that r is at.
+func current(r *rlpstream.Iterator) item {
+	return item{kind: r.Kind(), raw: r.Raw(), content: r.Content(), off: r.Offset()}
 }
 
-// next returns the next item, or false at the end of the list.
-func (r *itemReader) next() (item, bool, error) {
-	if len(r.rest) == 0 {
-		return item{}, false, nil
+// iterErr returns the error that stopped r, an *rlpstream.OffsetError with
+// its offset in the block, or nil at the end of the list.
+func iterErr(r *rlpstream.Iterator) error {
+	if err := r.Err(); err != nil {
+		return fmt.Errorf("adapter: block: %w", err)
 	}
-	it, err := readOne(r.rest, r.off)
-	if err != nil {
-		return item{}, false, err
-	}
-	r.rest = r.rest[len(it.raw):]
-	r.off += len(it.raw)
-	return it, true, nil
+	return nil
 }
 
 // readOne reads the item at the start of b, which sits at offset off in the
@@ -187,16 +182,10 @@ type rawHeader struct {
 // VerifyBlockRLP needs. On an error, what was read before the field at fault
 // stays, so that the block can still be named.
 func (rh *rawHeader) parse(h item, path indexPath) error {
-	r := items(h)
+	r := h.elements()
 	n := 0
-	for ; ; n++ {
-		it, ok, err := r.next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
+	for ; r.Next(); n++ {
+		it := current(&r)
 		if n == len(headerFields) {
 			return shapeErr(it, path, "has more than %d fields", len(headerFields))
 		}
@@ -228,6 +217,9 @@ func (rh *rawHeader) parse(h item, path indexPath) error {
 			rh.hasAccessListHash = true
 		}
 	}
+	if err := iterErr(&r); err != nil {
+		return err
+	}
 	if n < minHeaderFields {
 		return shapeErr(h, path, "has %d fields, want at least %d", n, minHeaderFields)
 	}
@@ -248,20 +240,17 @@ var txFieldCounts = [...]int{
 // checkTransactions checks the shape of each transaction and returns how
 // many there are.
 func checkTransactions(txs item) (int, error) {
-	r := items(txs)
+	r := txs.elements()
 	n := 0
-	for ; ; n++ {
-		it, ok, err := r.next()
-		if err != nil {
-			return 0, err
-		}
-		if !ok {
-			return n, nil
-		}
-		if err := checkTransaction(it, n); err != nil {
+	for ; r.Next(); n++ {
+		if err := checkTransaction(current(&r), n); err != nil {
 			return 0, err
 		}
 	}
+	if err := iterErr(&r); err != nil {
+		return 0, err
+	}
+	return n, nil
 }
 
 // checkTransaction checks transaction i: a legacy transaction is a list; a
@@ -320,12 +309,9 @@ func checkTxFields(list item, path indexPath, typ byte) error {
 
 // checkUncles checks that each uncle is shaped like a header.
 func checkUncles(uncles item) error {
-	r := items(uncles)
-	for i := 0; ; i++ {
-		it, ok, err := r.next()
-		if err != nil || !ok {
-			return err
-		}
+	r := uncles.elements()
+	for i := 0; r.Next(); i++ {
+		it := current(&r)
 		if it.kind != rlpstream.List {
 			return shapeErr(it, indexPath{"uncles", i, ""}, "is a %v, want a header", it.kind)
 		}
@@ -334,6 +320,7 @@ func checkUncles(uncles item) error {
 			return err
 		}
 	}
+	return iterErr(&r)
 }
 
 // withdrawalFields lists the fields of a withdrawal in order.
@@ -350,29 +337,18 @@ var withdrawalFields = [...]struct {
 // checkWithdrawals checks that each withdrawal is a list of its four fields
 // and returns how many there are.
 func checkWithdrawals(ws item) (int, error) {
-	r := items(ws)
-	for n := 0; ; n++ {
-		it, ok, err := r.next()
-		if err != nil {
-			return 0, err
-		}
-		if !ok {
-			return n, nil
-		}
+	r := ws.elements()
+	n := 0
+	for ; r.Next(); n++ {
+		it := current(&r)
 		path := indexPath{"withdrawals", n, ""}
 		if it.kind != rlpstream.List {
 			return 0, shapeErr(it, path, "is a %v, want a list", it.kind)
 		}
-		fr := items(it)
+		fr := it.elements()
 		i := 0
-		for ; ; i++ {
-			f, ok, err := fr.next()
-			if err != nil {
-				return 0, err
-			}
-			if !ok {
-				break
-			}
+		for ; fr.Next(); i++ {
+			f := current(&fr)
 			if i == len(withdrawalFields) {
 				return 0, shapeErr(f, path, "has more than %d fields", len(withdrawalFields))
 			}
@@ -380,10 +356,17 @@ func checkWithdrawals(ws item) (int, error) {
 				return 0, shapeErr(f, path.field(withdrawalFields[i].name), "%s", reason)
 			}
 		}
+		if err := iterErr(&fr); err != nil {
+			return 0, err
+		}
 		if i != len(withdrawalFields) {
 			return 0, shapeErr(it, path, "has %d fields, want %d", i, len(withdrawalFields))
 		}
 	}
+	if err := iterErr(&r); err != nil {
+		return 0, err
+	}
+	return n, nil
 }
 
 // txValue returns the value a transaction has in the transactions trie: the

@@ -136,10 +136,10 @@ func (b *rawBlock) readHeader(raw []byte) {
 	if err != nil || block.kind != rlpstream.List {
 		return
 	}
-	r := items(block)
-	if h, ok, err := r.next(); err == nil && ok && h.kind == rlpstream.List {
-		b.header = h
-		_ = b.h.parse(h, part("header"))
+	r := block.elements()
+	if r.Next() && r.Kind() == rlpstream.List {
+		b.header = current(&r)
+		_ = b.h.parse(b.header, part("header"))
 	}
 }
 
@@ -156,17 +156,11 @@ func (b *rawBlock) parse(raw []byte) error {
 	if block.kind != rlpstream.List {
 		return shapeErr(block, part("block"), "is a %v, want a list", block.kind)
 	}
-	r := items(block)
+	r := block.elements()
 	parts := [len(blockItemNames)]*item{&b.header, &b.txs, &b.uncles, &b.withdrawals, &b.accessList}
 	n := 0
-	for ; ; n++ {
-		it, ok, err := r.next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
+	for ; r.Next(); n++ {
+		it := current(&r)
 		if n == len(parts) {
 			return shapeErr(it, part("block"), "has more than %d items", len(parts))
 		}
@@ -174,6 +168,9 @@ func (b *rawBlock) parse(raw []byte) error {
 			return shapeErr(it, part(blockItemNames[n]), "is a %v, want a list", it.kind)
 		}
 		*parts[n] = it
+	}
+	if err := iterErr(&r); err != nil {
+		return err
 	}
 	if n < 3 {
 		return shapeErr(block, part("block"), "has %d items, want 3 to %d", n, len(parts))
@@ -246,13 +243,13 @@ func (b *rawBlock) mismatch(field int, header, computed common.Hash, sentinel er
 // item, which that order needs once. Any order gives the right items.
 type cursor struct {
 	list item
-	r    itemReader
+	r    rlpstream.Iterator
 	next int                  // index of the item r reads next
 	val  func(it item) []byte // the trie value of an item
 }
 
 func newCursor(list item, val func(it item) []byte) *cursor {
-	return &cursor{list: list, r: items(list), val: val}
+	return &cursor{list: list, r: list.elements(), val: val}
 }
 
 // value appends the trie value of item i to buf. The list has been checked,
@@ -260,16 +257,13 @@ func newCursor(list item, val func(it item) []byte) *cursor {
 // ListRoot would leave it out.
 func (c *cursor) value(i int, buf []byte) []byte {
 	if i < c.next {
-		c.r, c.next = items(c.list), 0
+		c.r, c.next = c.list.elements(), 0
 	}
-	for {
-		it, ok, err := c.r.next()
-		if !ok || err != nil {
-			return buf
-		}
+	for c.r.Next() {
 		c.next++
 		if c.next-1 == i {
-			return append(buf, c.val(it)...)
+			return append(buf, c.val(current(&c.r))...)
 		}
 	}
+	return buf
 }

@@ -281,17 +281,14 @@ func txSpans(t testing.TB, raw []byte) [][2]int {
 		t.Fatal(err)
 	}
 	var spans [][2]int
-	r := items(b.txs)
-	for {
-		it, ok, err := r.next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !ok {
-			return spans
-		}
-		spans = append(spans, [2]int{it.off, it.off + len(it.raw)})
+	r := b.txs.elements()
+	for r.Next() {
+		spans = append(spans, [2]int{r.Offset(), r.Offset() + len(r.Raw())})
 	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return spans
 }
 
 // TestVerifyBlockRLPFlippedTransaction flips the last byte of every

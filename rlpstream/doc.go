@@ -44,6 +44,8 @@
 // after it; Iterator walks the items of a list, with the offset of each, and
 // CountValues counts them. None of them copies, allocates on success, reads
 // outside the input or trusts a size before checking it against the input.
+// ReadHeader parses an item's header alone, from its first bytes, for a
+// reader of a stream that must know an item's size before it reads it.
 //
 // The canonical rules are go-ethereum's: a single byte below 0x80 is never
 // wrapped in a string header, a long-form length has no leading zero byte

@@ -33,10 +33,12 @@ func FuzzValidate(f *testing.F) {
 }
 
 // FuzzSplit checks Split, CountValues and the iterator against rlp.Split and
-// rlp.CountValues: same kind, content and rest, same error kind.
+// rlp.CountValues: same kind, content and rest, same error kind; and
+// ReadHeader against Split.
 func FuzzSplit(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, in []byte) {
 		checkSplit(t, in)
+		checkReadHeader(t, in)
 	})
 }

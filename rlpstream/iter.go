@@ -39,7 +39,7 @@ func NewIteratorAt(content []byte, offset int) Iterator {
 // hold exactly one list item and nothing after it. Offsets, of items and of
 // errors, count from the start of list.
 func NewListIterator(list []byte) (Iterator, error) {
-	k, tag, size, err := readHeader(list)
+	k, tag, size, err := readItemHeader(list)
 	if err != nil {
 		return Iterator{}, errAt(err, 0)
 	}
@@ -59,7 +59,7 @@ func (it *Iterator) Next() bool {
 		it.kind, it.content, it.raw = 0, nil, nil
 		return false
 	}
-	k, tag, size, err := readHeader(it.rest)
+	k, tag, size, err := readItemHeader(it.rest)
 	if err != nil {
 		it.err = errAt(err, it.off)
 		it.rest = nil

@@ -37,7 +37,7 @@ func (k Kind) String() string {
 // wrapping one of ErrUnexpectedEnd, ErrNonCanonicalSize or ErrValueTooLarge.
 func Split(b []byte) (k Kind, content, rest []byte, err error) {
 	// Fast paths for the short forms, which are most items; anything
-	// unusual, errors included, goes through readHeader.
+	// unusual, errors included, goes through readOtherHeader.
 	if len(b) > 0 {
 		switch c := b[0]; {
 		case c < 0x80:

@@ -17,7 +17,7 @@ package rlpstream
 // that a header claims. The error is an *OffsetError whose offset is that of
 // the first offending header from the start of b.
 func Validate(b []byte) error {
-	k, tag, size, err := readHeader(b)
+	k, tag, size, err := readItemHeader(b)
 	if err != nil {
 		return errAt(err, 0)
 	}
@@ -71,7 +71,7 @@ func validateItems(b []byte, base int) error {
 				continue
 			}
 		}
-		k, tag, size, err := readHeader(cur)
+		k, tag, size, err := readItemHeader(cur)
 		if err != nil {
 			return errAt(err, base+pos)
 		}
@@ -101,7 +101,7 @@ func validateItems(b []byte, base int) error {
 func CountValues(b []byte) (int, error) {
 	n, pos := 0, 0
 	for pos < len(b) {
-		_, tag, size, err := readHeader(b[pos:])
+		_, tag, size, err := readItemHeader(b[pos:])
 		if err != nil {
 			return n, errAt(err, pos)
 		}

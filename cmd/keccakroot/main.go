@@ -1,6 +1,6 @@
 // Command keccakroot computes Ethereum state roots, genesis block hashes,
-// trie roots and block checks with keccakroot, and checks each result against
-// go-ethereum.
+// trie roots, block checks and proof checks with keccakroot, and checks each
+// result against go-ethereum.
 //
 // With no arguments it runs its main job on embedded data: the mainnet genesis
 // state root and block hash, computed from go-ethereum's built-in allocation,
@@ -14,13 +14,16 @@
 //	keccakroot genesis --network NAME   the same for mainnet, sepolia or hoodi
 //	keccakroot verify-chain FILE[.gz]   verify an exported chain block by block
 //	keccakroot root [FILE]              the trie root of key/value pairs
+//	keccakroot proof --state-root HEX [FILE]
+//	                                    check eth_getProof answers against a state root
 //	keccakroot bench [--quick]          keccakroot against go-ethereum, side by side
 //
 // Every command takes --json, which prints one JSON object on standard output.
 //
 // Exit codes: 0 when everything was computed and matched; 1 when a check
 // failed (a root or hash that differs from the known or go-ethereum value, a
-// block whose roots disagree with its header, a broken parent link); 2 for bad
+// block whose roots disagree with its header, a broken parent link, a proof
+// that does not hold or proves other values than claimed); 2 for bad
 // usage and for input that cannot be read or parsed (a missing file, invalid
 // JSON or hex, a truncated or malformed chain file).
 package main
@@ -92,7 +95,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	}
 	return &cli.App{
 		Name:      "keccakroot",
-		Usage:     "Ethereum state roots, block hashes and trie roots with keccakroot, checked against go-ethereum",
+		Usage:     "Ethereum state roots, block hashes, trie roots and proofs with keccakroot, checked against go-ethereum",
 		UsageText: "keccakroot [--json] [--runs N] [--workers N] [--geth=false] | keccakroot COMMAND [flags] [arguments]",
 		Description: `With no command, keccakroot computes the mainnet genesis state root and block hash
 from go-ethereum's built-in allocation, checks them against the known values and
@@ -105,6 +108,8 @@ Examples:
    keccakroot verify-chain chain.rlp.gz         verify a 'geth export' file block by block
    printf '0x01 0xaa\n0x02 0xbb\n' | keccakroot root
                                                 the trie root of key/value pairs
+   keccakroot proof --state-root 0x… answers.json
+                                                check eth_getProof answers against a state root
    keccakroot bench --quick                     keccakroot against go-ethereum, side by side
 
 Every command takes --json and then prints one JSON object on standard output.
@@ -113,7 +118,8 @@ Flags go before a command's arguments: keccakroot genesis --json FILE.
 Exit codes:
    0  everything was computed and matched
    1  a check failed: a root or hash differs from the known or go-ethereum value,
-      a block's roots disagree with its header, or a parent link is broken
+      a block's roots disagree with its header, a parent link is broken, or a
+      proof does not hold or proves other values than the answer claims
    2  bad usage, or input that cannot be read or parsed (missing file, invalid
       JSON or hex, a truncated or malformed chain file)`,
 		Flags:                  append(genesisTimingFlags(), jsonFlag()),

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/keccakroot/keccakroot/rlpstream"
 )
 
 // maxBlockSize is the largest block, in bytes of RLP, that verify-chain
@@ -137,40 +139,24 @@ func newBlockReader(r io.Reader, limit int) *blockReader {
 // than RLP lists, is a *framingError. On error dst is returned unchanged.
 func (b *blockReader) Append(dst []byte) (out []byte, offset int64, err error) {
 	offset = b.offset
-	first, err := b.r.ReadByte()
-	if errors.Is(err, io.EOF) {
-		return dst, offset, io.EOF
+	// The header tells the block's size; it is at most maxHeaderSize bytes
+	// long, fewer at the end of the input.
+	hdr, peekErr := b.r.Peek(maxHeaderSize)
+	if len(hdr) == 0 {
+		if errors.Is(peekErr, io.EOF) {
+			return dst, offset, io.EOF
+		}
+		return dst, offset, b.readError(peekErr)
 	}
-	if err != nil {
-		return dst, offset, b.readError(err)
+	kind, hdrLen, size, err := rlpstream.ReadHeader(hdr)
+	if kind != rlpstream.List {
+		return dst, offset, b.frameErr(errNotChain, "byte 0x%02x starts %s", hdr[0], kindName[kind])
 	}
-	if first < 0xc0 {
-		kind := "an RLP string"
-		if first < 0x80 {
-			kind = "a single RLP byte"
-		}
-		return dst, offset, b.frameErr(errNotChain, "byte 0x%02x starts %s", first, kind)
-	}
-	var hdr [9]byte
-	hdr[0] = first
-	hdrLen := 1
-	size := uint64(first - 0xc0)
-	if first > 0xf7 {
-		n := int(first - 0xf7)
-		if _, err := io.ReadFull(b.r, hdr[1:1+n]); err != nil {
-			return dst, offset, b.endError(err, "the file ends inside the block's RLP header")
-		}
-		if hdr[1] == 0 {
-			return dst, offset, b.frameErr(errBadSize, "the list length has a leading zero byte")
-		}
-		size = 0
-		for _, c := range hdr[1 : 1+n] {
-			size = size<<8 | uint64(c)
-		}
-		if size < 56 {
-			return dst, offset, b.frameErr(errBadSize, "a list length of %d in the long form", size)
-		}
-		hdrLen += n
+	switch {
+	case errors.Is(err, rlpstream.ErrUnexpectedEnd):
+		return dst, offset, b.endError(peekErr, "the file ends inside the block's RLP header")
+	case err != nil: // ErrNonCanonicalSize, the other fault a header can have
+		return dst, offset, b.frameErr(errBadSize, "the list length has a leading zero byte, or is under 56 in the long form")
 	}
 	if size > uint64(b.limit) {
 		return dst, offset, b.frameErr(errBlockTooLarge, "the RLP list claims %d bytes, over the limit of %d", size, b.limit)
@@ -179,6 +165,7 @@ func (b *blockReader) Append(dst []byte) (out []byte, offset int64, err error) {
 	start := len(dst)
 	out = slices.Grow(dst, total)[:start+total]
 	copy(out[start:], hdr[:hdrLen])
+	_, _ = b.r.Discard(hdrLen) // buffered: Peek returned it
 	n, err := io.ReadFull(b.r, out[start+hdrLen:])
 	if err != nil {
 		return dst, offset, b.endError(err, fmt.Sprintf("the block's RLP list claims %d bytes of content, the file ends after %d", size, n))
@@ -187,6 +174,13 @@ func (b *blockReader) Append(dst []byte) (out []byte, offset int64, err error) {
 	b.index++
 	return out, offset, nil
 }
+
+// maxHeaderSize is the size of the longest RLP header: a byte that says how
+// long the length is, and a length of up to 8 bytes.
+const maxHeaderSize = 9
+
+// kindName names what a first byte that is not a list's starts.
+var kindName = [...]string{rlpstream.Byte: "a single RLP byte", rlpstream.String: "an RLP string"}
 
 // frameErr returns a *framingError at the current item.
 func (b *blockReader) frameErr(err error, format string, args ...any) error {

@@ -9,8 +9,9 @@ func TestHelp(t *testing.T) {
 	r := keccakroot(t, nil, "--help")
 	wantCode(t, r, exitOK)
 	wantOutput(t, r.stdout, "Examples:", "keccakroot genesis devnet.json", "keccakroot verify-chain chain.rlp.gz",
-		"keccakroot root", "keccakroot bench --quick", "Exit codes:", "genesis", "verify-chain", "bench")
-	for _, cmd := range []string{"genesis", "verify-chain", "root", "bench"} {
+		"keccakroot root", "keccakroot proof --state-root", "keccakroot bench --quick", "Exit codes:",
+		"genesis", "verify-chain", "proof", "bench")
+	for _, cmd := range []string{"genesis", "verify-chain", "root", "proof", "bench"} {
 		r := keccakroot(t, nil, cmd, "--help")
 		wantCode(t, r, exitOK)
 		wantOutput(t, r.stdout, "Examples:", "keccakroot "+cmd, "Exit codes:", "--json")
