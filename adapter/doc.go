@@ -21,6 +21,7 @@
 //	genesis.ToBlock().Root()                      ->  adapter.GenesisStateRoot(genesis.Alloc)
 //	genesis.ToBlock().Hash()                      ->  adapter.GenesisBlockHash(genesis) // and an error
 //	trie.VerifyProof(root, key, proofDb)          ->  adapter.VerifyProof(root, key, proofDb)
+//	trie.VerifyRangeProof(root, first, k, v, db)  ->  adapter.VerifyRangeProof(root, first, k, v, db)
 //
 // A *StackTrie is a types.ListHasher, so it also goes where go-ethereum takes
 // one: types.NewBlock(header, body, receipts, adapter.NewStackTrie(nil)).
@@ -51,8 +52,10 @@
 //
 // Prove writes a key's Merkle proof from a *triehash.Trie into a proof
 // database, and VerifyProof checks one, each as go-ethereum's Trie.Prove and
-// trie.VerifyProof do, with the same decision on every input.
-// VerifyAccountProof checks an eth_getProof result (EIP-1186) against a
+// trie.VerifyProof do, with the same decision on every input;
+// VerifyRangeProof checks a range of keys and values with its edge proofs,
+// as snap sync does with trie.VerifyRangeProof, and returns an error where
+// go-ethereum would panic. VerifyAccountProof checks an eth_getProof result (EIP-1186) against a
 // block's state root: the account's fields, or its absence, and every
 // storage slot's value; the error names the account, the slot and what
 // differs.
