@@ -18,11 +18,12 @@ package main
 //     registers, and the five Ds stay in registers through the rows.
 //   - Then one B row at a time: per lane, θ (a[x,y] ^= D[x], in place)
 //     and ρ (one VPROLQ, in place); then χ on the row, one VPTERNLOGQ per
-//     lane (b0 ^ (^b1 & b2)). The first two outputs of a row go to fresh
-//     registers (their inputs are still needed): a copy, then the
-//     VPTERNLOGQ; the other three overwrite an input nobody needs any
-//     more. The two freed inputs are the next row's fresh registers; each
-//     D is freed after its column's last lane, in the last row.
+//     lane (b0 ^ (^b1 & b2)), emitted vecRowLead rows behind θ and ρ.
+//     The first two outputs of a row go to fresh registers (their inputs
+//     are still needed): a copy, then the VPTERNLOGQ; the other three
+//     overwrite an input nobody needs any more. The two freed inputs are
+//     the next row's fresh registers; each D is freed after its column's
+//     last lane, in the last row.
 //   - ι: for lane (0, 0) the copy is a VPXORQ with the round constant
 //     (broadcast from a table in the binary), so ι is free.
 //
@@ -57,6 +58,12 @@ const (
 
 // vecRoundsPerPass is how many rounds one pass of the round loop does.
 const vecRoundsPerPass = 8
+
+// vecRowLead is how many B rows ahead of χ the generator emits θ and ρ.
+// The core starts the oldest ready instruction first, so emitting the
+// rotations of later rows before the current row's χ keeps the rotation
+// ports busy while χ waits for its inputs.
+const vecRowLead = 2
 
 var xmm = [vecRegs]VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15,
 	X16, X17, X18, X19, X20, X21, X22, X23, X24, X25, X26, X27, X28, X29, X30, X31}
@@ -108,19 +115,28 @@ func (s *vecState) round(r int) {
 
 	uses := [5]int{5, 5, 5, 5, 5}
 	var out [25]int
-	for y := 0; y < 5; y++ {
-		var b [5]int
-		for x := range b {
+	var b [5][5]int
+	thetaRho := func(y int) {
+		for x := range b[y] {
 			l := piSource[x+5*y]
-			b[x] = s.Lane[l]
-			VPXORQ(xmm[d[l%5]], xmm[b[x]], xmm[b[x]])
+			b[y][x] = s.Lane[l]
+			VPXORQ(xmm[d[l%5]], xmm[b[y][x]], xmm[b[y][x]])
 			if uses[l%5]--; uses[l%5] == 0 {
 				s.Free(d[l%5])
 			}
 			if n := rho[l]; n != 0 {
-				VPROLQ(U8(n), xmm[b[x]], xmm[b[x]])
+				VPROLQ(U8(n), xmm[b[y][x]], xmm[b[y][x]])
 			}
 		}
+	}
+	for y := 0; y < vecRowLead; y++ {
+		thetaRho(y)
+	}
+	for y := 0; y < 5; y++ {
+		if y+vecRowLead < 5 {
+			thetaRho(y + vecRowLead)
+		}
+		b := b[y]
 		o := out[5*y : 5*y+5]
 		for x := 0; x < 2; x++ {
 			o[x] = s.Alloc()
