@@ -6,28 +6,32 @@ package main
 // quadword of each xmm register (the high quadword is don't-care), so that
 // every step is a plain lane-wise instruction and the 32 EVEX registers
 // hold the 25 lanes plus 7 temporaries. π costs nothing: the generator
-// only renames registers. Per round, about 105 instructions:
+// only renames registers. Per round, about 105 instructions, 95 of them
+// for the execution units (register copies cost none on current cores):
 //
-//   - θ apply: per column x, R = rot(C[x+1], 1) (VPROLQ), then
-//     a[x,y] ^= C[x-1] ^ R as one 3-way XOR (VPTERNLOGQ) per lane, in
-//     place. The columns go in an order that frees each parity as soon as
-//     both its uses are done, so at most 6 temporaries are live.
-//   - ρ, one B row at a time: one VPROLQ per lane, in place.
-//   - χ on that row: one VPTERNLOGQ per lane (b0 ^ (^b1 & b2)). The first
-//     two outputs of a row go to fresh registers (their inputs are still
-//     needed): a copy, then the VPTERNLOGQ; the other three overwrite an
-//     input nobody needs any more. The two freed inputs are the next row's
-//     fresh registers.
+//   - θ parities C[x], from the lanes: a copy and two 3-way XORs
+//     (VPTERNLOGQ) per column, rows 0 to 2 first, so that only one
+//     instruction waits for the previous round's last row.
+//   - θ's D[x] = C[x-1] ^ rot(C[x+1], 1): a VPROLQ and a VPXORQ per
+//     column, in an order that writes each D over a parity both of whose
+//     uses are done: 25 lanes, 5 parities and 2 temporaries fill the 32
+//     registers, and the five Ds stay in registers through the rows.
+//   - Then one B row at a time: per lane, θ (a[x,y] ^= D[x], in place)
+//     and ρ (one VPROLQ, in place); then χ on the row, one VPTERNLOGQ per
+//     lane (b0 ^ (^b1 & b2)), emitted vecRowLead rows behind θ and ρ.
+//     The first two outputs of a row go to fresh registers (their inputs
+//     are still needed): a copy, then the VPTERNLOGQ; the other three
+//     overwrite an input nobody needs any more. The two freed inputs are
+//     the next row's fresh registers; each D is freed after its column's
+//     last lane, in the last row.
 //   - ι: for lane (0, 0) the copy is a VPXORQ with the round constant
 //     (broadcast from a table in the binary), so ι is free.
-//   - The next round's parities C[x], accumulated as the rows come out
-//     (XOR of rows 0 and 1, a 3-way XOR with rows 2 and 3, then row 4), so
-//     that only one XOR separates the last χ from the next θ. The first
-//     round of a pass computes them from the lanes instead (a copy and
-//     two 3-way XORs per column).
 //
-// Doing ρ and χ row by row lets the rotations and the ternary-logic
-// instructions, which use different execution ports, overlap.
+// Applying θ row by row, just before ρ and χ, spreads the rotations, which
+// have half as many ports as the logic instructions on Zen 4, evenly over
+// the round: it is faster than applying θ to all 25 lanes first (the
+// older kernel, which needed the registers the Ds take to accumulate the
+// next round's parities while the rows came out).
 //
 // The lanes wander between registers from round to round; at the end of
 // every pass of the round loop (vecRoundsPerPass rounds) a few register
@@ -55,6 +59,12 @@ const (
 // vecRoundsPerPass is how many rounds one pass of the round loop does.
 const vecRoundsPerPass = 8
 
+// vecRowLead is how many B rows ahead of χ the generator emits θ and ρ.
+// The core starts the oldest ready instruction first, so emitting the
+// rotations of later rows before the current row's χ keeps the rotation
+// ports busy while χ waits for its inputs.
+const vecRowLead = 2
+
 var xmm = [vecRegs]VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15,
 	X16, X17, X18, X19, X20, X21, X22, X23, X24, X25, X26, X27, X28, X29, X30, X31}
 
@@ -65,11 +75,9 @@ const (
 	ternChi  = 0xD2 // a ^ (^b & c)
 )
 
-// vecState is the single-state kernel's register map (see lanes), with
-// the registers of the column parities carried between rounds.
+// vecState is the single-state kernel's register map (see lanes).
 type vecState struct {
 	*lanes.Map
-	c []int // registers of the parities of the current state, or nil
 }
 
 func newVecState() *vecState {
@@ -78,51 +86,57 @@ func newVecState() *vecState {
 
 // round emits round r of a pass; vecRCPtr points at the pass's round
 // constants.
-func (s *vecState) round(r int, acc bool) {
+func (s *vecState) round(r int) {
 	Commentf("round %d", r)
-
-	// θ parities, unless the previous round left them.
-	c := s.c
-	if c == nil {
-		c = make([]int, 5)
-		for x := 0; x < 5; x++ {
-			c[x] = s.Alloc()
-			VMOVDQA64(s.Reg(x), xmm[c[x]])
-			VPTERNLOGQ(U8(ternXor3), s.Reg(x+10), s.Reg(x+5), xmm[c[x]])
-			VPTERNLOGQ(U8(ternXor3), s.Reg(x+20), s.Reg(x+15), xmm[c[x]])
-		}
+	var c [5]int
+	for x := 0; x < 5; x++ {
+		c[x] = s.Alloc()
+		VMOVDQA64(s.Reg(x), xmm[c[x]])
+		VPTERNLOGQ(U8(ternXor3), s.Reg(x+10), s.Reg(x+5), xmm[c[x]])
+		VPTERNLOGQ(U8(ternXor3), s.Reg(x+20), s.Reg(x+15), xmm[c[x]])
 	}
-	s.c = nil
-
-	// θ apply. C[j] is used by column j+1 as it is and by column j-1
-	// rotated; its register is freed after both.
-	uses := [5]int{2, 2, 2, 2, 2}
-	done := func(j int) {
-		if uses[j]--; uses[j] == 0 {
-			s.Free(c[j])
-		}
+	// D[x] = C[x-1] ^ rot(C[x+1], 1), in an order that reuses the
+	// parities' registers as they die: 25 lanes, 5 parities and 2
+	// temporaries fill the 32 registers.
+	var d [5]int
+	dAt := func(x, dst int) {
+		VPROLQ(U8(1), xmm[c[(x+1)%5]], xmm[dst])
+		VPXORQ(xmm[c[(x+4)%5]], xmm[dst], xmm[dst])
+		d[x] = dst
 	}
-	for _, x := range [5]int{0, 2, 1, 3, 4} {
-		rot := s.Alloc()
-		VPROLQ(U8(1), xmm[c[(x+1)%5]], xmm[rot])
-		for y := 0; y < 5; y++ {
-			VPTERNLOGQ(U8(ternXor3), xmm[rot], xmm[c[(x+4)%5]], s.Reg(x+5*y))
-		}
-		s.Free(rot)
-		done((x + 1) % 5)
-		done((x + 4) % 5)
-	}
+	dAt(0, s.Alloc())
+	dAt(2, s.Alloc())
+	s.Free(c[1])
+	dAt(1, s.Alloc())
+	dAt(3, c[4])
+	s.Free(c[2])
+	dAt(4, c[0])
+	s.Free(c[3])
 
-	// ρ, π (a renaming), χ and ι, one B row at a time.
+	uses := [5]int{5, 5, 5, 5, 5}
 	var out [25]int
-	for y := 0; y < 5; y++ {
-		var b [5]int
-		for x := range b {
-			b[x] = s.Lane[piSource[x+5*y]]
-			if n := rho[piSource[x+5*y]]; n != 0 {
-				VPROLQ(U8(n), xmm[b[x]], xmm[b[x]])
+	var b [5][5]int
+	thetaRho := func(y int) {
+		for x := range b[y] {
+			l := piSource[x+5*y]
+			b[y][x] = s.Lane[l]
+			VPXORQ(xmm[d[l%5]], xmm[b[y][x]], xmm[b[y][x]])
+			if uses[l%5]--; uses[l%5] == 0 {
+				s.Free(d[l%5])
+			}
+			if n := rho[l]; n != 0 {
+				VPROLQ(U8(n), xmm[b[y][x]], xmm[b[y][x]])
 			}
 		}
+	}
+	for y := 0; y < vecRowLead; y++ {
+		thetaRho(y)
+	}
+	for y := 0; y < 5; y++ {
+		if y+vecRowLead < 5 {
+			thetaRho(y + vecRowLead)
+		}
+		b := b[y]
 		o := out[5*y : 5*y+5]
 		for x := 0; x < 2; x++ {
 			o[x] = s.Alloc()
@@ -139,26 +153,6 @@ func (s *vecState) round(r int, acc bool) {
 		}
 		s.Free(b[0])
 		s.Free(b[1])
-		if !acc {
-			continue
-		}
-		// The next round's parities, as soon as the rows come.
-		switch y {
-		case 1:
-			s.c = make([]int, 5)
-			for x := 0; x < 5; x++ {
-				s.c[x] = s.Alloc()
-				VPXORQ(xmm[out[x]], xmm[out[x+5]], xmm[s.c[x]])
-			}
-		case 3:
-			for x := 0; x < 5; x++ {
-				VPTERNLOGQ(U8(ternXor3), xmm[out[x+15]], xmm[out[x+10]], xmm[s.c[x]])
-			}
-		case 4:
-			for x := 0; x < 5; x++ {
-				VPXORQ(xmm[out[x+20]], xmm[s.c[x]], xmm[s.c[x]])
-			}
-		}
 	}
 	s.Lane = out
 }
@@ -177,7 +171,7 @@ func (s *vecState) permute() {
 	LEAQ(roundConstantTable, vecRCPtr)
 	Label("rounds")
 	for r := 0; r < vecRoundsPerPass; r++ {
-		s.round(r, r < vecRoundsPerPass-1)
+		s.round(r)
 	}
 	s.Home()
 	ADDQ(U8(8*vecRoundsPerPass), vecRCPtr)
