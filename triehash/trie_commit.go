@@ -23,7 +23,9 @@ type ChangeFunc func(path []byte, hash [32]byte, blob, prev []byte)
 // nodes, children before their parents, then the deletions, by path.
 //
 // The trie stays usable: its nodes count as stored from now on, so the next
-// Commit reports only what changes after this one. onNode may be nil.
+// Commit reports only what changes after this one. It keeps them in memory
+// too; open a new Trie at the committed root to let them go. onNode may be
+// nil.
 func (t *Trie) Commit(onNode NodeFunc) ([32]byte, error) {
 	if onNode == nil {
 		return t.CommitChanges(nil)
