@@ -11,9 +11,9 @@ import (
 // Rehashing a Trie. Every node changed or made since the last Hash is
 // listed, with its depth, as it changes (see Trie.made); Hash encodes them
 // deepest first, since a node's children are deeper than itself and nodes
-// of one depth never hold each other. Each depth is encoded in one pass,
-// and its encodings of 32 bytes or more are hashed together through
-// Sum256Batch. With several workers the nodes below the root are dealt
+// of one depth never hold each other. A depth is encoded hashChunk nodes
+// at a time, and the chunk's encodings of 32 bytes or more are hashed
+// together through Sum256Batch. With several workers the nodes below the root are dealt
 // out by the first nibble of their paths, which splits them into subtrees
 // of the root that do not touch; the root is encoded last.
 //
