@@ -273,12 +273,7 @@ func (t *Trie) shortOrValue(rest []byte, val node, path []byte) node {
 // nibbles returns key as nibbles with the terminator, in a buffer of the
 // trie's that the next call reuses: nodes keep copies of what they need.
 func (t *Trie) nibbles(key []byte) []byte {
-	t.keyBuf = slices.Grow(t.keyBuf[:0], 2*len(key)+1)[:2*len(key)+1]
-	for i, b := range key {
-		t.keyBuf[2*i] = b >> 4
-		t.keyBuf[2*i+1] = b & 0x0f
-	}
-	t.keyBuf[2*len(key)] = terminator
+	t.keyBuf = appendKeyNibbles(t.keyBuf[:0], key)
 	return t.keyBuf
 }
 
@@ -307,7 +302,7 @@ func (t *Trie) delete(n node, k []byte, pos int) (bool, node, error) {
 		if short, ok := child.(*shortNode); ok {
 			// The child shrank to a short node: n absorbs it.
 			t.release(short, k[:pos+match])
-			n.key = concatNibbles(n.key, short.key)
+			n.key = slices.Concat(n.key, short.key)
 			n.val = short.val
 			return true, n, nil
 		}
@@ -379,7 +374,7 @@ func (t *Trie) deleteInBranch(n *fullNode, k []byte, pos int) (bool, node, error
 	if short, ok := n.children[sibling].(*shortNode); ok && sibling != terminator {
 		path := append(bytes.Clone(k[:pos]), byte(sibling))
 		t.release(short, path)
-		merged := &shortNode{key: concatNibbles([]byte{byte(sibling)}, short.key), val: short.val, cache: dirtyCache}
+		merged := &shortNode{key: slices.Concat([]byte{byte(sibling)}, short.key), val: short.val, cache: dirtyCache}
 		return true, t.made(merged, pos, k), nil
 	}
 	return true, t.made(&shortNode{key: []byte{byte(sibling)}, val: n.children[sibling], cache: dirtyCache}, pos, k), nil

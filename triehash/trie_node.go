@@ -1,6 +1,10 @@
 package triehash
 
-import "github.com/keccakroot/keccakroot/rlpstream"
+import (
+	"slices"
+
+	"github.com/keccakroot/keccakroot/rlpstream"
+)
 
 // The in-memory nodes of a Trie. Keys are held as nibbles, one per byte,
 // and a key that ends at a value carries the terminator nibble 16, so that
@@ -74,14 +78,19 @@ func (n *shortNode) isLeaf() bool {
 }
 
 // keyNibbles returns key as nibbles with the terminator.
-func keyNibbles(key []byte) []byte {
-	nibbles := make([]byte, 2*len(key)+1)
+func keyNibbles(key []byte) []byte { return appendKeyNibbles(nil, key) }
+
+// appendKeyNibbles appends key as nibbles, one per byte, and the
+// terminator.
+func appendKeyNibbles(dst, key []byte) []byte {
+	start := len(dst)
+	dst = slices.Grow(dst, 2*len(key)+1)[:start+2*len(key)+1]
 	for i, b := range key {
-		nibbles[2*i] = b >> 4
-		nibbles[2*i+1] = b & 0x0f
+		dst[start+2*i] = b >> 4
+		dst[start+2*i+1] = b & 0x0f
 	}
-	nibbles[len(nibbles)-1] = terminator
-	return nibbles
+	dst[len(dst)-1] = terminator
+	return dst
 }
 
 // sharedNibbles returns the length of the common prefix of a and b.
@@ -93,12 +102,6 @@ func sharedNibbles(a, b []byte) int {
 		}
 	}
 	return n
-}
-
-// concatNibbles returns a new slice holding a then b.
-func concatNibbles(a, b []byte) []byte {
-	out := make([]byte, 0, len(a)+len(b))
-	return append(append(out, a...), b...)
 }
 
 // compactSizeOf is the RLP size of the compact (hex-prefix) encoding of
