@@ -61,7 +61,6 @@ func (t *Trie) insertRange(keys, values [][]byte) error {
 	}
 	if changed {
 		t.root = root
-		t.unhashed += len(keys)
 	}
 	return nil
 }

@@ -51,11 +51,10 @@ type Trie struct {
 	// there.
 	dropped droppedNodes
 	// pending lists the nodes changed or made since the last Hash, which
-	// Hash encodes deepest first; unhashed counts the changes since then.
-	pending  []pendingNode
-	unhashed int
-	hashers  []*levelHasher // one per worker, kept for their buffers
-	keyBuf   []byte         // the nibbles of the key being looked up or changed
+	// Hash encodes deepest first.
+	pending []pendingNode
+	hashers []*levelHasher // one per worker, kept for their buffers
+	keyBuf  []byte         // the nibbles of the key being looked up or changed
 }
 
 // pendingNode is a node to encode at the next Hash, with its depth in
@@ -171,7 +170,6 @@ func (t *Trie) Update(key, value []byte) error {
 	}
 	if changed {
 		t.root = root
-		t.unhashed++
 	}
 	return nil
 }
@@ -189,7 +187,6 @@ func (t *Trie) Delete(key []byte) error {
 	}
 	if changed {
 		t.root = root
-		t.unhashed++
 	}
 	return nil
 }

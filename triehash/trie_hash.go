@@ -20,9 +20,9 @@ import (
 // A node left off the list (none is, but the encoder does not rely on it)
 // is encoded when its parent is, by ensureRef: the root is right either way.
 
-// parallelMinChanges is the number of changes below which one goroutine
-// rehashes faster than several.
-const parallelMinChanges = 256
+// parallelMinPending is the number of pending nodes below which one
+// goroutine rehashes faster than several (a change makes two to five).
+const parallelMinPending = 512
 
 // Hash returns the root hash of the trie, rehashing the nodes changed since
 // the last Hash or Commit.
@@ -40,7 +40,6 @@ func (t *Trie) Hash() [32]byte {
 		ensureRef(t.root)
 	}
 	t.clearPending()
-	t.unhashed = 0
 	if c.hashed() {
 		return c.ref
 	}
@@ -64,7 +63,7 @@ func (t *Trie) rehash() {
 		t.hashers = append(t.hashers, new(levelHasher))
 	}
 	h := t.hashers[0]
-	if workers == 1 || t.unhashed < parallelMinChanges {
+	if workers == 1 || len(t.pending) < parallelMinPending {
 		h.hash(t.pending)
 		return
 	}
