@@ -227,9 +227,12 @@ func (t *Trie) insert(n node, k []byte, pos int, value valueNode) (bool, node, e
 		at := pos + match
 		branch := &fullNode{cache: dirtyCache}
 		t.made(branch, at, k)
-		rest := append(k[:at:at], n.key[match]) // the path of n's rest
-		branch.children[n.key[match]] = t.shortOrValue(n.key[match+1:], n.val, rest)
-		branch.children[k[at]] = t.shortOrValue(k[at+1:], value, k[:at+1])
+		restPath := k // where the path of n's rest, one deeper, starts
+		if at == 0 {
+			restPath = n.key
+		}
+		branch.children[n.key[match]] = t.shortOrValue(n.key[match+1:], n.val, at+1, restPath)
+		branch.children[k[at]] = t.shortOrValue(k[at+1:], value, at+1, k)
 		if match == 0 {
 			return true, branch, nil
 		}
@@ -257,14 +260,14 @@ func (t *Trie) insert(n node, k []byte, pos int, value valueNode) (bool, node, e
 	return false, n, &InvalidNodeError{Path: bytes.Clone(k[:pos]), Err: errCorruptTrie}
 }
 
-// shortOrValue returns the node at path for rest nibbles leading to val:
+// shortOrValue returns the node at depth for rest nibbles leading to val:
 // val itself when no nibbles are left, else a short node with a copy of
-// rest.
-func (t *Trie) shortOrValue(rest []byte, val node, path []byte) node {
+// rest. path starts as the node's path does (see made).
+func (t *Trie) shortOrValue(rest []byte, val node, depth int, path []byte) node {
 	if len(rest) == 0 {
 		return val
 	}
-	return t.made(&shortNode{key: bytes.Clone(rest), val: val, cache: dirtyCache}, len(path), path)
+	return t.made(&shortNode{key: bytes.Clone(rest), val: val, cache: dirtyCache}, depth, path)
 }
 
 // nibbles returns key as nibbles with the terminator, in a buffer of the
@@ -419,9 +422,9 @@ func (t *Trie) touch(n node, path []byte) {
 	t.made(n, len(path), path)
 }
 
-// made files n, a node changed or made at depth on the path of key, for
-// the next Hash, and returns it.
-func (t *Trie) made(n node, depth int, key []byte) node {
+// made files n, a node changed or made at depth, for the next Hash, and
+// returns it. path holds the node's path, or at least its first nibble.
+func (t *Trie) made(n node, depth int, path []byte) node {
 	c := cacheOf(n)
 	if c.pending {
 		return n
@@ -429,7 +432,7 @@ func (t *Trie) made(n node, depth int, key []byte) node {
 	c.pending = true
 	p := pendingNode{n: n, depth: int32(depth)}
 	if depth > 0 {
-		p.first = key[0]
+		p.first = path[0]
 	}
 	t.pending = append(t.pending, p)
 	return n
