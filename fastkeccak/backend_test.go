@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/keccakroot/keccakroot/internal/kernels"
 )
 
 // useBackend makes id the active kernel for the rest of the test.
@@ -30,28 +32,11 @@ func forEachBackend(t *testing.T, f func(t *testing.T)) {
 	}
 }
 
-// runsBackend reports whether this CPU can run kernel id.
-func runsBackend(id backendID) bool { return slices.Contains(availableBackends(), id) }
-
 // requireBackend skips the test, naming the kernel, if this CPU cannot run
 // id.
 func requireBackend(tb testing.TB, id backendID) {
 	tb.Helper()
-	if !runsBackend(id) {
-		tb.Skipf("kernel %s not run: this CPU lacks its instructions", id)
-	}
-}
-
-// logMissingBackends names the kernels of this build that this CPU cannot
-// run, for a test that loops over the others without subtests (a fuzz
-// target).
-func logMissingBackends(tb testing.TB) {
-	tb.Helper()
-	for _, id := range builtBackends() {
-		if !runsBackend(id) {
-			tb.Logf("kernel %s not run: this CPU lacks its instructions", id)
-		}
-	}
+	requireKernel(tb, kernels.Single, "kernel", id.String())
 }
 
 func TestBackendNames(t *testing.T) {
@@ -90,7 +75,7 @@ func TestBackendEnvironment(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a subprocess per backend")
 	}
-	logMissingBackends(t)
+	logMissingKernels(t, kernels.Single, "kernel")
 	for _, id := range availableBackends() {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestBackendEnvironment$")
 		cmd.Env = append(os.Environ(), "KECCAKROOT_BACKEND="+id.String(), "FASTKECCAK_WANT_BACKEND="+id.String())

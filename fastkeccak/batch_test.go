@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/keccakroot/keccakroot/internal/kernels"
 )
 
 // useBatch makes id the active batch kernel for the rest of the test.
@@ -36,27 +38,11 @@ func forEachBatchKernel(t *testing.T, f func(t *testing.T, id batchKernelID)) {
 	}
 }
 
-// runsBatch reports whether this CPU can run batch kernel id.
-func runsBatch(id batchKernelID) bool { return slices.Contains(availableBatchKernels(), id) }
-
 // requireBatch skips the test, naming the kernel, if this CPU cannot run
 // batch kernel id.
 func requireBatch(tb testing.TB, id batchKernelID) {
 	tb.Helper()
-	if !runsBatch(id) {
-		tb.Skipf("batch kernel %s not run: this CPU lacks its instructions", id)
-	}
-}
-
-// logMissingBatch names the batch kernels of this build that this CPU
-// cannot run, for a test that loops over the others without subtests.
-func logMissingBatch(tb testing.TB) {
-	tb.Helper()
-	for _, id := range builtBatchKernels() {
-		if !runsBatch(id) {
-			tb.Logf("batch kernel %s not run: this CPU lacks its instructions", id)
-		}
-	}
+	requireKernel(tb, kernels.Batch, "batch kernel", id.String())
 }
 
 // assemblyBatchKernels are the batch kernels of this build that run lanes
@@ -109,7 +95,7 @@ func TestBatchEnvironment(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a subprocess per batch kernel")
 	}
-	logMissingBatch(t)
+	logMissingKernels(t, kernels.Batch, "batch kernel")
 	for _, id := range availableBatchKernels() {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestBatchEnvironment$")
 		cmd.Env = append(os.Environ(), "KECCAKROOT_BATCH="+id.String(), "FASTKECCAK_WANT_BATCH="+id.String())
@@ -465,7 +451,7 @@ func TestSum256BatchAllocations(t *testing.T) {
 // FuzzSum256Batch splits the input into messages at lengths taken from its
 // first bytes and checks every batch kernel against Sum256.
 func FuzzSum256Batch(f *testing.F) {
-	logMissingBatch(f)
+	logMissingKernels(f, kernels.Batch, "batch kernel")
 	f.Add([]byte{})
 	f.Add([]byte{3, 0, 1, 2, 3, 4, 5})
 	f.Add(append([]byte{8, 135, 0, 136, 0, 137, 0, 0, 0, 1, 0, 255, 1, 16, 1, 8, 2}, bytes.Repeat([]byte{0xA5}, 1200)...))

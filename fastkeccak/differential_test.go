@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"golang.org/x/crypto/sha3"
+
+	"github.com/keccakroot/keccakroot/internal/kernels"
 )
 
 // The differential tests drive a Hasher and x/crypto's legacy Keccak-256
@@ -305,7 +307,7 @@ func TestSum256Lengths(t *testing.T) {
 }
 
 func FuzzHasherPrograms(f *testing.F) {
-	logMissingBackends(f)
+	logMissingKernels(f, kernels.Single, "kernel")
 	f.Add([]byte{opWrite, 9, opRead, 10})
 	f.Add([]byte{opWriteByte, 8, opMarshalOurs, opWrite, 10, opSum})
 	f.Add([]byte{opRead, 9, opWrite, 1, opSum256, opReset, opWriteString, 11})
@@ -322,7 +324,7 @@ func FuzzHasherPrograms(f *testing.F) {
 }
 
 func FuzzSum256(f *testing.F) {
-	logMissingBackends(f)
+	logMissingKernels(f, kernels.Single, "kernel")
 	for _, n := range interestingSizes {
 		f.Add(make([]byte, n))
 	}

@@ -42,3 +42,23 @@ func TestKernelCoverage(t *testing.T) {
 		}
 	}
 }
+
+// requireKernel skips the test if this CPU cannot run the kernel of family f
+// called name, naming it; what is the family's word for its kernels in the
+// message ("kernel", "batch kernel").
+func requireKernel(tb testing.TB, f kernels.Family, what, name string) {
+	tb.Helper()
+	if !f.Runs(name) {
+		tb.Skipf("%s %s not run: this CPU lacks its instructions", what, name)
+	}
+}
+
+// logMissingKernels names the kernels of family f that this CPU cannot run,
+// for a test that loops over the others without subtests (a fuzz target, or
+// a test that starts a subprocess per kernel).
+func logMissingKernels(tb testing.TB, f kernels.Family, what string) {
+	tb.Helper()
+	for _, name := range f.Missing() {
+		tb.Logf("%s %s not run: this CPU lacks its instructions", what, name)
+	}
+}

@@ -2,21 +2,23 @@ package fastkeccak
 
 import (
 	"testing"
+
+	"github.com/keccakroot/keccakroot/internal/benchturns"
 )
 
-// cpuTurnCalls is how many calls one turn of measureCPUTurns makes: enough
-// that the two reads of the CPU clock around a turn cost under a
-// nanosecond a call.
+// cpuTurnCalls is how many calls one turn of BenchmarkOneBlockOverhead
+// makes: enough that the two reads of the CPU clock around a turn cost
+// under a nanosecond a call.
 const cpuTurnCalls = 1024
 
 // BenchmarkOneBlockOverhead measures what a one-block message costs beyond
 // its one permutation: Sum256 of 32 and 64 bytes, and a Hasher's Reset,
 // Write and Read of 32 bytes (go-ethereum's trie hasher's pattern), taking
 // turns with the permutation alone, and reports each call's time and its
-// overhead, the call minus one permutation (ns/overhead-<op>). Each turn
-// is timed by its thread's CPU time, as BenchmarkOpenSSL is: the overheads
-// are a tenth of a call, smaller than what another process's load adds to
-// wall-clock turns. The digests are checked against x/crypto's and the
+// overhead, the call minus one permutation (ns/overhead-<op>). The turns
+// (see benchturns) are timed by the thread's CPU time, as BenchmarkOpenSSL
+// is: the overheads are a tenth of a call, smaller than what another
+// process's load adds to wall-clock turns. The digests are checked against x/crypto's and the
 // permutation against the portable Go kernel after the timed loop.
 func BenchmarkOneBlockOverhead(b *testing.B) {
 	b.Run("backend="+Backend(), func(b *testing.B) {
@@ -29,17 +31,19 @@ func BenchmarkOneBlockOverhead(b *testing.B) {
 			hasherRead = make([]byte, 32)
 		)
 		names := []string{"permute", "Sum256-32", "Sum256-64", "Hasher-32"}
-		calls := []func(){
-			func() { permute(&state) },
-			func() { sum32 = Sum256(msg32) },
-			func() { sum64 = Sum256(msg64) },
-			func() {
+		turns := []benchturns.Turn{
+			{Call: func(int) { permute(&state) }},
+			{Call: func(int) { sum32 = Sum256(msg32) }},
+			{Call: func(int) { sum64 = Sum256(msg64) }},
+			{Call: func(int) {
 				hasher.Reset()
 				hasher.Write(msg32)
 				hasher.Read(hasherRead)
-			},
+			}},
 		}
-		perCall := measureCPUTurns(b, calls)
+		clock := startCPUClock()
+		defer clock.stop()
+		perCall := benchturns.MeasureBy(b, cpuTurnCalls, turns, clock.now)
 		for i, name := range names {
 			b.ReportMetric(perCall[i], "ns/call-"+name)
 			if i > 0 {
@@ -55,28 +59,4 @@ func BenchmarkOneBlockOverhead(b *testing.B) {
 		permute(&state)
 		checkState(b, &state, &want)
 	})
-}
-
-// measureCPUTurns runs rounds while b.Loop asks for them; in each round
-// every call, in order, runs cpuTurnCalls times, timed by the thread's CPU
-// clock. It returns each call's CPU time in nanoseconds.
-func measureCPUTurns(b *testing.B, calls []func()) []float64 {
-	clock := startCPUClock()
-	defer clock.stop()
-	total := make([]float64, len(calls))
-	rounds := 0
-	for b.Loop() {
-		for i, call := range calls {
-			start := clock.now()
-			for range cpuTurnCalls {
-				call()
-			}
-			total[i] += float64(clock.now() - start)
-		}
-		rounds++
-	}
-	for i := range total {
-		total[i] /= float64(rounds * cpuTurnCalls)
-	}
-	return total
 }

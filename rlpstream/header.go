@@ -9,8 +9,8 @@ package rlpstream
 // It is the one header parser of the package's readers. Its rules for the
 // one-byte headers of most items are shortString and shortList, which the
 // readers' loops also call directly for their fast paths, where the compiler
-// inlines them; the long forms and the errors are readOtherHeader's, whose
-// rules for long forms, readLongHeader's, ReadHeader shares.
+// inlines them; the long forms and the errors are readOtherHeader's, which
+// parses the header with parseHeader, as ReadHeader does.
 func readItemHeader(b []byte) (k Kind, tag, size int, err error) {
 	if len(b) > 0 {
 		switch c := b[0]; {
@@ -45,32 +45,18 @@ func shortList(b []byte) (size int, ok bool) {
 }
 
 // readOtherHeader is readItemHeader for every header that shortString and
-// shortList do not accept: the long forms and the errors. Their rules are
-// readLongHeader's, as for ReadHeader; what it adds is the check that the
-// content fits in b.
+// shortList do not accept: the long forms and the errors. It parses the
+// header as ReadHeader does and adds the rules that need the content: that
+// it fits in b, and that a one-byte string is not a byte below 0x80.
 func readOtherHeader(b []byte) (k Kind, tag, size int, err error) {
-	if len(b) == 0 {
-		return 0, 0, 0, ErrUnexpectedEnd
-	}
-	var n uint64
-	switch c := b[0]; {
-	case c < 0xb8:
-		if int(c-0x80) >= len(b) {
-			return 0, 0, 0, ErrValueTooLarge
-		}
-		return 0, 0, 0, ErrNonCanonicalSize // a single byte below 0x80 in a header
-	case c < 0xc0:
-		k, tag, n, err = readLongHeader(b, String, c-0xb7)
-	case c < 0xf8:
-		return 0, 0, 0, ErrValueTooLarge
-	default:
-		k, tag, n, err = readLongHeader(b, List, c-0xf7)
-	}
-	if err != nil {
+	k, tag, n, err := parseHeader(b)
+	switch {
+	case err != nil:
 		return 0, 0, 0, err
-	}
-	if n > uint64(len(b)-tag) {
+	case n > uint64(len(b)-tag):
 		return 0, 0, 0, ErrValueTooLarge
+	case k == String && tag == 1 && n == 1 && b[1] < 0x80:
+		return 0, 0, 0, ErrNonCanonicalSize // a single byte below 0x80 in a header
 	}
 	return k, tag, int(n), nil
 }
@@ -90,8 +76,18 @@ func readOtherHeader(b []byte) (k Kind, tag, size int, err error) {
 // announces even then, so that a stream reader can reject an item of the
 // wrong kind before it has its whole header.
 func ReadHeader(b []byte) (k Kind, headerSize int, contentSize uint64, err error) {
+	k, headerSize, contentSize, err = parseHeader(b)
+	if err != nil {
+		return k, 0, 0, errAt(err, 0)
+	}
+	return k, headerSize, contentSize, nil
+}
+
+// parseHeader is ReadHeader with a bare sentinel error: the one parser of
+// the header alone, under both ReadHeader and readOtherHeader.
+func parseHeader(b []byte) (k Kind, tag int, size uint64, err error) {
 	if len(b) == 0 {
-		return 0, 0, 0, errAt(ErrUnexpectedEnd, 0)
+		return 0, 0, 0, ErrUnexpectedEnd
 	}
 	switch c := b[0]; {
 	case c < 0x80:
@@ -99,16 +95,12 @@ func ReadHeader(b []byte) (k Kind, headerSize int, contentSize uint64, err error
 	case c < 0xb8:
 		return String, 1, uint64(c - 0x80), nil
 	case c < 0xc0:
-		k, headerSize, contentSize, err = readLongHeader(b, String, c-0xb7)
+		return readLongHeader(b, String, c-0xb7)
 	case c < 0xf8:
 		return List, 1, uint64(c - 0xc0), nil
 	default:
-		k, headerSize, contentSize, err = readLongHeader(b, List, c-0xf7)
+		return readLongHeader(b, List, c-0xf7)
 	}
-	if err != nil {
-		return k, 0, 0, errAt(err, 0)
-	}
-	return k, headerSize, contentSize, nil
 }
 
 // readLongHeader parses a long-form header whose length field is n (1 to 8)

@@ -24,9 +24,17 @@ type Turn struct {
 }
 
 // Measure runs rounds while b.Loop asks for them; in each round every turn,
-// in order, makes calls calls. It returns each turn's time per call in
+// in order, makes calls calls. It returns each turn's wall time per call in
 // nanoseconds, in the order of turns.
 func Measure(b *testing.B, calls int, turns []Turn) []float64 {
+	start := time.Now()
+	return MeasureBy(b, calls, turns, func() time.Duration { return time.Since(start) })
+}
+
+// MeasureBy is Measure timed by clock, which returns the time since some
+// fixed moment: for a benchmark that needs another clock than the wall's,
+// such as its thread's CPU time.
+func MeasureBy(b *testing.B, calls int, turns []Turn, clock func() time.Duration) []float64 {
 	total := make([]time.Duration, len(turns))
 	rounds := 0
 	for b.Loop() {
@@ -34,11 +42,11 @@ func Measure(b *testing.B, calls int, turns []Turn) []float64 {
 			if t.Prepare != nil {
 				t.Prepare()
 			}
-			start := time.Now()
+			start := clock()
 			for j := range calls {
 				t.Call(j)
 			}
-			total[i] += time.Since(start)
+			total[i] += clock() - start
 		}
 		rounds++
 	}
