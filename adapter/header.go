@@ -1,6 +1,8 @@
 package adapter
 
 import (
+	"math/big"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
@@ -76,6 +78,12 @@ const (
 // must not be negative.
 func headerEncodable(h *types.Header) bool {
 	return nonNegative(h.Difficulty) && nonNegative(h.Number) && nonNegative(h.BaseFee)
+}
+
+// nonNegative reports whether go-ethereum's rlp can encode x: nil is zero,
+// and a negative value is an encoding error.
+func nonNegative(x *big.Int) bool {
+	return x == nil || x.Sign() >= 0
 }
 
 // An unset optional field before a set one is encoded as the empty string.
