@@ -21,9 +21,10 @@ import (
 // ExcessBlobGas, ParentBeaconRoot, RequestsHash, BlockAccessListHash,
 // SlotNumber) are encoded up to the last one that is set, and one that is
 // unset before it is encoded as an empty string. The fields are described
-// once, in internal/headerfields, from which header_gen.go is generated. Like go-ethereum's, the hash
-// of a nil header is that of an empty list, and that of a header holding a
-// negative integer, which RLP cannot encode, is the hash of nothing.
+// once, in internal/headerfields, from which header_gen.go is generated.
+// Like go-ethereum's, the hash of a nil header is that of an empty list, and
+// that of a header holding a negative integer, which RLP cannot encode, is
+// the hash of nothing.
 func HeaderHash(h *types.Header) common.Hash {
 	var hs fastkeccak.Hasher
 	w := rlpstream.NewWriter(&hs)
