@@ -179,10 +179,9 @@ func skipJSONSpace(data []byte, off int64, sep byte) int64 {
 // describe places the fault in data: its line and column, the account and
 // the value.
 func (f allocFault) describe(data []byte) error {
-	line, col := lineCol(data, f.offset)
 	what := "the address"
 	if f.field != "" {
 		what = f.field
 	}
-	return fmt.Errorf("line %d, column %d: alloc account %s: %s: %w", line, col, abbreviate(f.account), what, f.err)
+	return fmt.Errorf("%s: alloc account %s: %s: %w", jsonWhere(data, f.offset), abbreviate(f.account), what, f.err)
 }

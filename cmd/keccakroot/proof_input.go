@@ -116,9 +116,3 @@ func parseProofAnswer(elem json.RawMessage) (proofAnswer, error) {
 	}
 	return proofAnswer{res: res}, nil
 }
-
-// jsonWhere places an offset of the input as a line and column.
-func jsonWhere(data []byte, off int64) string {
-	line, col := lineCol(data, off)
-	return fmt.Sprintf("line %d, column %d", line, col)
-}
