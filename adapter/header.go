@@ -1,6 +1,8 @@
 package adapter
 
 import (
+	"math/big"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
@@ -19,9 +21,10 @@ import (
 // ExcessBlobGas, ParentBeaconRoot, RequestsHash, BlockAccessListHash,
 // SlotNumber) are encoded up to the last one that is set, and one that is
 // unset before it is encoded as an empty string. The fields are described
-// once, in internal/headerfields, from which header_gen.go is generated. Like go-ethereum's, the hash
-// of a nil header is that of an empty list, and that of a header holding a
-// negative integer, which RLP cannot encode, is the hash of nothing.
+// once, in internal/headerfields, from which header_gen.go is generated.
+// Like go-ethereum's, the hash of a nil header is that of an empty list, and
+// that of a header holding a negative integer, which RLP cannot encode, is
+// the hash of nothing.
 func HeaderHash(h *types.Header) common.Hash {
 	var hs fastkeccak.Hasher
 	w := rlpstream.NewWriter(&hs)
@@ -76,6 +79,12 @@ const (
 // must not be negative.
 func headerEncodable(h *types.Header) bool {
 	return nonNegative(h.Difficulty) && nonNegative(h.Number) && nonNegative(h.BaseFee)
+}
+
+// nonNegative reports whether go-ethereum's rlp can encode x: nil is zero,
+// and a negative value is an encoding error.
+func nonNegative(x *big.Int) bool {
+	return x == nil || x.Sign() >= 0
 }
 
 // An unset optional field before a set one is encoded as the empty string.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math/big"
-	"path/filepath"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -23,25 +22,18 @@ import (
 // go-ethereum's trie.VerifyProof must prove too, with the same account and
 // slot values. The seeds are the fixtures, served by go-ethereum.
 func FuzzVerifyAccountProof(f *testing.F) {
-	var block struct {
-		StateRoot common.Hash `json:"stateRoot"`
-	}
-	readJSONFile(f, filepath.Join(proofFixtures, "block.json"), &block)
-	var responses []struct {
-		Result json.RawMessage `json:"result"`
-	}
-	readJSONFile(f, filepath.Join(proofFixtures, "responses.json"), &responses)
-	for _, r := range responses {
-		f.Add(block.StateRoot[:], []byte(r.Result))
+	stateRoot, results := readProofFixtures(f)
+	for _, r := range results {
+		f.Add(stateRoot[:], []byte(r))
 		// And in gethclient.AccountResult's own JSON form.
-		if res, err := ParseAccountResult(r.Result); err == nil {
+		if res, err := ParseAccountResult(r); err == nil {
 			if data, err := json.Marshal(res); err == nil {
-				f.Add(block.StateRoot[:], data)
+				f.Add(stateRoot[:], data)
 			}
 		}
 	}
 	f.Add(types.EmptyRootHash[:], []byte(`{"address":"0x0000000000000000000000000000000000000001","balance":"0x0","codeHash":"0x0000000000000000000000000000000000000000000000000000000000000000","nonce":"0x0","storageHash":"0x0000000000000000000000000000000000000000000000000000000000000000","accountProof":[],"storageProof":[{"key":"0x1","value":"0x0","proof":[]}]}`))
-	f.Add(block.StateRoot[:], []byte(`{"address":"0x0000000000000000000000000000000000000001","storageProof":[{"key":"0x1"}]}`))
+	f.Add(stateRoot[:], []byte(`{"address":"0x0000000000000000000000000000000000000001","storageProof":[{"key":"0x1"}]}`))
 
 	f.Fuzz(func(t *testing.T, rootBytes, data []byte) {
 		root := common.BytesToHash(rootBytes)

@@ -44,6 +44,22 @@ var (
 // results, parsed from the JSON-RPC responses, by address.
 func loadProofFixtures(t testing.TB) (common.Hash, []*gethclient.AccountResult) {
 	t.Helper()
+	root, raw := readProofFixtures(t)
+	results := make([]*gethclient.AccountResult, len(raw))
+	for i, r := range raw {
+		res, err := ParseAccountResult(r)
+		if err != nil {
+			t.Fatalf("responses.json[%d]: %v", i, err)
+		}
+		results[i] = res
+	}
+	return root, results
+}
+
+// readProofFixtures returns the state root of the fixtures and the
+// "result" member of each JSON-RPC response, unparsed.
+func readProofFixtures(t testing.TB) (common.Hash, []json.RawMessage) {
+	t.Helper()
 	var block struct {
 		StateRoot common.Hash `json:"stateRoot"`
 	}
@@ -52,13 +68,9 @@ func loadProofFixtures(t testing.TB) (common.Hash, []*gethclient.AccountResult) 
 		Result json.RawMessage `json:"result"`
 	}
 	readJSONFile(t, filepath.Join(proofFixtures, "responses.json"), &responses)
-	results := make([]*gethclient.AccountResult, len(responses))
+	results := make([]json.RawMessage, len(responses))
 	for i, r := range responses {
-		res, err := ParseAccountResult(r.Result)
-		if err != nil {
-			t.Fatalf("responses.json[%d]: %v", i, err)
-		}
-		results[i] = res
+		results[i] = r.Result
 	}
 	return block.StateRoot, results
 }

@@ -2,7 +2,6 @@ package adapter
 
 import (
 	"errors"
-	"math/big"
 	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -95,10 +94,4 @@ func (e *envelopeHasher) Write(p []byte) (int, error) {
 	}
 	e.h.Write(p)
 	return n, nil
-}
-
-// nonNegative reports whether go-ethereum's rlp can encode x: nil is zero,
-// and a negative value is an encoding error.
-func nonNegative(x *big.Int) bool {
-	return x == nil || x.Sign() >= 0
 }

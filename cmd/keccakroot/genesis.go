@@ -387,8 +387,13 @@ func jsonErrorWhere(data []byte, err error) error {
 	default:
 		return fmt.Errorf("invalid genesis JSON: %w", err)
 	}
+	return fmt.Errorf("%s: invalid genesis JSON: %w", jsonWhere(data, off), err)
+}
+
+// jsonWhere places an offset of the input as a line and column.
+func jsonWhere(data []byte, off int64) string {
 	line, col := lineCol(data, off)
-	return fmt.Errorf("line %d, column %d: invalid genesis JSON: %w", line, col, err)
+	return fmt.Sprintf("line %d, column %d", line, col)
 }
 
 // lineCol returns the 1-based line and column of byte offset off in data.

@@ -52,7 +52,7 @@ func findAllocFault(data []byte) (allocFault, bool) {
 			if !ok {
 				return allocFault{}, false
 			}
-			off := valueOffset(data, dec.InputOffset())
+			off := skipJSONSpace(data, dec.InputOffset(), ':')
 			var account json.RawMessage
 			if dec.Decode(&account) != nil {
 				return allocFault{}, false
@@ -89,7 +89,7 @@ func accountFault(addr string, account json.RawMessage, off int64) (allocFault, 
 		if !ok {
 			return fault, true
 		}
-		valueOff := off + valueOffset(account, dec.InputOffset())
+		valueOff := off + skipJSONSpace(account, dec.InputOffset(), ':')
 		var value json.RawMessage
 		if dec.Decode(&value) != nil {
 			return fault, true
@@ -134,7 +134,7 @@ func storageFault(addr string, storage json.RawMessage, off int64) (allocFault, 
 		if !ok {
 			return allocFault{}, false
 		}
-		valueOff := off + valueOffset(storage, dec.InputOffset())
+		valueOff := off + skipJSONSpace(storage, dec.InputOffset(), ':')
 		var value json.RawMessage
 		if dec.Decode(&value) != nil {
 			return allocFault{}, false
@@ -161,12 +161,13 @@ func objectKey(dec *json.Decoder) (string, bool) {
 	return key, err == nil && ok
 }
 
-// valueOffset returns the offset of the value that follows a key ending at
-// off: past white space and the colon.
-func valueOffset(data []byte, off int64) int64 {
+// skipJSONSpace returns the offset of the next JSON value from off, past
+// white space and the separator sep before it: ':' after a key, ',' between
+// the elements of an array. The decoder's InputOffset stops short of both.
+func skipJSONSpace(data []byte, off int64, sep byte) int64 {
 	for off < int64(len(data)) {
 		switch data[off] {
-		case ' ', '\t', '\r', '\n', ':':
+		case ' ', '\t', '\r', '\n', sep:
 			off++
 		default:
 			return off
@@ -178,10 +179,9 @@ func valueOffset(data []byte, off int64) int64 {
 // describe places the fault in data: its line and column, the account and
 // the value.
 func (f allocFault) describe(data []byte) error {
-	line, col := lineCol(data, f.offset)
 	what := "the address"
 	if f.field != "" {
 		what = f.field
 	}
-	return fmt.Errorf("line %d, column %d: alloc account %s: %s: %w", line, col, abbreviate(f.account), what, f.err)
+	return fmt.Errorf("%s: alloc account %s: %s: %w", jsonWhere(data, f.offset), abbreviate(f.account), what, f.err)
 }

@@ -76,10 +76,7 @@ func parseHexLines(data []byte) ([]pair, error) {
 // they are reported rather than silently merged.
 func parseJSONObject(data []byte) ([]pair, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	where := func() string {
-		line, col := lineCol(data, dec.InputOffset())
-		return fmt.Sprintf("line %d, column %d", line, col)
-	}
+	where := func() string { return jsonWhere(data, dec.InputOffset()) }
 	if _, err := dec.Token(); err != nil { // {
 		return nil, jsonErr(where(), err)
 	}
@@ -116,10 +113,7 @@ func parseJSONObject(data []byte) ([]pair, error) {
 // "VALUE"}, ...].
 func parseJSONList(data []byte) ([]pair, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	where := func() string {
-		line, col := lineCol(data, dec.InputOffset())
-		return fmt.Sprintf("line %d, column %d", line, col)
-	}
+	where := func() string { return jsonWhere(data, dec.InputOffset()) }
 	if _, err := dec.Token(); err != nil { // [
 		return nil, jsonErr(where(), err)
 	}

@@ -57,7 +57,7 @@ func parseProofArray(data []byte) ([]proofAnswer, error) {
 	}
 	var answers []proofAnswer
 	for i := 0; dec.More(); i++ {
-		at := jsonWhere(data, dec.InputOffset()+int64(leadingSpace(data[dec.InputOffset():])))
+		at := jsonWhere(data, skipJSONSpace(data, dec.InputOffset(), ','))
 		var elem json.RawMessage
 		if err := dec.Decode(&elem); err != nil {
 			return nil, jsonErr(at, err)
@@ -115,20 +115,4 @@ func parseProofAnswer(elem json.RawMessage) (proofAnswer, error) {
 		return proofAnswer{}, err
 	}
 	return proofAnswer{res: res}, nil
-}
-
-// jsonWhere places an offset of the input as a line and column.
-func jsonWhere(data []byte, off int64) string {
-	line, col := lineCol(data, off)
-	return fmt.Sprintf("line %d, column %d", line, col)
-}
-
-// leadingSpace counts the white space and the comma before the next JSON
-// value, so that an element is placed where it starts.
-func leadingSpace(b []byte) int {
-	n := 0
-	for n < len(b) && (b[n] == ' ' || b[n] == '\t' || b[n] == '\r' || b[n] == '\n' || b[n] == ',') {
-		n++
-	}
-	return n
 }
