@@ -159,15 +159,8 @@ func applyKeccakroot(root common.Hash, tdb *triedb.Database, changes []change) (
 	if err != nil {
 		return common.Hash{}, nil, err
 	}
-	for _, c := range changes {
-		if c.account == nil {
-			err = st.DeleteAccount(c.address)
-		} else {
-			err = st.UpdateAccount(c.address, c.account, 0)
-		}
-		if err != nil {
-			return common.Hash{}, nil, err
-		}
+	if err := applyChanges(st, changes); err != nil {
+		return common.Hash{}, nil, err
 	}
 	return st.Commit()
 }
@@ -177,18 +170,33 @@ func applyGeth(root common.Hash, tdb *triedb.Database, changes []change) (common
 	if err != nil {
 		return common.Hash{}, err
 	}
+	if err := applyChanges(st, changes); err != nil {
+		return common.Hash{}, err
+	}
+	newRoot, _ := st.Commit(false)
+	return newRoot, nil
+}
+
+// accountWriter is what both state tries offer for a block's changes.
+type accountWriter interface {
+	UpdateAccount(addr common.Address, acc *types.StateAccount, codeLen int) error
+	DeleteAccount(addr common.Address) error
+}
+
+// applyChanges writes the block's changes into st.
+func applyChanges(st accountWriter, changes []change) error {
 	for _, c := range changes {
+		var err error
 		if c.account == nil {
 			err = st.DeleteAccount(c.address)
 		} else {
 			err = st.UpdateAccount(c.address, c.account, 0)
 		}
 		if err != nil {
-			return common.Hash{}, err
+			return err
 		}
 	}
-	newRoot, _ := st.Commit(false)
-	return newRoot, nil
+	return nil
 }
 
 // sameAccount compares two accounts by their encodings (nil for none).
