@@ -170,16 +170,10 @@ func newSortedTrie(t testing.TB, rng *rand.Rand, kind keyKind, n int) *sortedTri
 // edgeProof is go-ethereum's proof of both edges, in one list.
 func (s *sortedTrie) edgeProof(t testing.TB, first, last []byte) [][]byte {
 	t.Helper()
-	var proof proofList
-	if err := s.geth.Prove(first, &proof); err != nil {
-		t.Fatal(err)
+	if last == nil {
+		return gethProve(t, s.geth, first)
 	}
-	if last != nil {
-		if err := s.geth.Prove(last, &proof); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return proof
+	return gethProve(t, s.geth, first, last)
 }
 
 // rangeOf is the case of the entries [lo, hi) with firstKey as first edge.
@@ -548,12 +542,7 @@ func TestVerifyRangeProofRejectsPrefixes(t *testing.T) {
 		gt.MustUpdate(keys[i], values[i])
 	}
 	root := [32]byte(gt.Hash())
-	var proof proofList
-	for _, key := range [][]byte{keys[0], keys[2]} {
-		if err := gt.Prove(key, &proof); err != nil {
-			t.Fatal(err)
-		}
-	}
+	proof := gethProve(t, gt, keys[0], keys[2])
 	for _, p := range [][][]byte{proof, nil} {
 		if want := gethRange(root, keys[0], keys, values, p); want.err == nil {
 			t.Fatalf("go-ethereum accepts a range with a prefix key (proof %v)", p != nil)

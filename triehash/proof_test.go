@@ -24,6 +24,19 @@ func (l *proofList) Put(_, value []byte) error {
 
 func (l *proofList) Delete([]byte) error { return nil }
 
+// gethProve returns go-ethereum's proofs of keys in tr, as one list; nil
+// if they have no nodes.
+func gethProve(tb testing.TB, tr *trie.Trie, keys ...[]byte) [][]byte {
+	tb.Helper()
+	var proof proofList
+	for _, key := range keys {
+		if err := tr.Prove(key, &proof); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return proof
+}
+
 // proofDB is a proof as the database go-ethereum's verifiers read.
 func proofDB(proof [][]byte) *memorydb.Database {
 	db := memorydb.New()
