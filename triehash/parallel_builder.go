@@ -159,18 +159,18 @@ func encodeChunks(run *pipeline) {
 // batch stage to finish each, and feeds them to a streaming core.
 func placeChunks(run *pipeline, onNode NodeFunc) {
 	core := streamCore{sink: nodeSink{onNode: onNode}}
-	any := false
+	sawKeys := false
 	for c := range run.ordered {
 		<-c.ready
 		if run.dropped.Load() {
 			continue
 		}
 		if len(c.values) > 0 {
-			any = true
+			sawKeys = true
 			c.leaves.feed(&core, c.placed(), c.final)
 		}
 		if c.final {
-			if any {
+			if sawKeys {
 				run.result <- core.finish().data
 			} else {
 				run.result <- EmptyRoot
