@@ -50,13 +50,7 @@ func benchProvenAccounts(b *testing.B) *provenAccounts {
 
 // prove returns go-ethereum's proof of the keys, as one list.
 func (p *provenAccounts) prove(b *testing.B, keys ...[]byte) [][]byte {
-	var proof proofList
-	for _, key := range keys {
-		if err := p.geth.Prove(key, &proof); err != nil {
-			b.Fatal(err)
-		}
-	}
-	return proof
+	return gethProve(b, p.geth, keys...)
 }
 
 // gethProofDB is what go-ethereum's verifiers need first: the proof's

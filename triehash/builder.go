@@ -1,9 +1,6 @@
 package triehash
 
-import (
-	"bytes"
-	"fmt"
-)
+import "bytes"
 
 // MaxKeyLength is the longest key, in bytes, a Builder accepts. It bounds
 // the builder's memory (one open branch per key nibble at most); Ethereum's
@@ -101,23 +98,14 @@ func (b *Builder) Update(key, value []byte) error {
 // Hash: Root and its relatives lend values they hold anyway. Keys are always
 // copied, into the batch stage's chunk.
 func (b *Builder) update(key, value []byte, copyValue bool) error {
-	switch {
-	case b.hashed:
-		return fmt.Errorf("%w: Update(%s) after Hash; call Reset first", ErrHashed, quote(key))
-	case len(value) == 0:
-		return fmt.Errorf("%w: key %s (a trie cannot store an empty value)", ErrEmptyValue, quote(key))
-	case len(key) > MaxKeyLength:
-		return fmt.Errorf("%w: key of %d bytes, at most %d: %s", ErrKeyTooLong, len(key), MaxKeyLength, quote(key))
+	if err := checkUpdate(b.hashed, key, value); err != nil {
+		return err
 	}
 	lb := &b.batch
 	n := len(lb.slots)
 	if n > 0 {
-		prev := lb.key(n - 1)
-		switch cmp := bytes.Compare(prev, key); {
-		case cmp == 0:
-			return fmt.Errorf("%w: %s", ErrDuplicateKey, quote(key))
-		case cmp > 0:
-			return fmt.Errorf("%w: key %s after %s (keys must ascend)", ErrUnsorted, quote(key), quote(prev))
+		if prev := lb.key(n - 1); bytes.Compare(prev, key) >= 0 {
+			return orderError(prev, key)
 		}
 	} else {
 		// The first key of a trie.

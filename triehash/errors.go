@@ -48,3 +48,34 @@ func withOriginalKey(err error, seen, original []byte) error {
 	}
 	return fmt.Errorf("key %s: %w", quote(original), err)
 }
+
+// checkUpdate checks an Update of key and value, as Builder and
+// ParallelBuilder take them, before the key's order: it returns the error
+// of a Builder already hashed, an empty value, or a key too long. The check
+// is kept small enough to inline, the errors built out of line.
+func checkUpdate(hashed bool, key, value []byte) error {
+	if !hashed && len(value) > 0 && len(key) <= MaxKeyLength {
+		return nil
+	}
+	return updateError(hashed, key, value)
+}
+
+// updateError is the error checkUpdate found.
+func updateError(hashed bool, key, value []byte) error {
+	switch {
+	case hashed:
+		return fmt.Errorf("%w: Update(%s) after Hash; call Reset first", ErrHashed, quote(key))
+	case len(value) == 0:
+		return fmt.Errorf("%w: key %s (a trie cannot store an empty value)", ErrEmptyValue, quote(key))
+	}
+	return fmt.Errorf("%w: key of %d bytes, at most %d: %s", ErrKeyTooLong, len(key), MaxKeyLength, quote(key))
+}
+
+// orderError is the error of key following prev, where it does not come
+// strictly after it.
+func orderError(prev, key []byte) error {
+	if bytes.Equal(prev, key) {
+		return fmt.Errorf("%w: %s", ErrDuplicateKey, quote(key))
+	}
+	return fmt.Errorf("%w: key %s after %s (keys must ascend)", ErrUnsorted, quote(key), quote(prev))
+}

@@ -126,18 +126,13 @@ func (ft *fuzzTrie) fuzzKey(data *[]byte) []byte {
 	return nil
 }
 
-// prove returns go-ethereum's proof of the keys, as one list.
+// prove returns go-ethereum's proof of the keys, as one list, never nil
+// (nil would say there is no proof).
 func (ft *fuzzTrie) prove(t *testing.T, keys ...[]byte) [][]byte {
-	var proof proofList
-	for _, key := range keys {
-		if err := ft.geth.Prove(key, &proof); err != nil {
-			t.Fatal(err)
-		}
+	if proof := gethProve(t, ft.geth, keys...); proof != nil {
+		return proof
 	}
-	if proof == nil {
-		proof = proofList{}
-	}
-	return proof
+	return [][]byte{}
 }
 
 // mutateNodes changes a proof's nodes as the input says: up to three

@@ -2,7 +2,6 @@ package triehash
 
 import (
 	"bytes"
-	"fmt"
 	"runtime"
 	"sync/atomic"
 )
@@ -160,18 +159,18 @@ func encodeChunks(run *pipeline) {
 // batch stage to finish each, and feeds them to a streaming core.
 func placeChunks(run *pipeline, onNode NodeFunc) {
 	core := streamCore{sink: nodeSink{onNode: onNode}}
-	any := false
+	sawKeys := false
 	for c := range run.ordered {
 		<-c.ready
 		if run.dropped.Load() {
 			continue
 		}
 		if len(c.values) > 0 {
-			any = true
+			sawKeys = true
 			c.leaves.feed(&core, c.placed(), c.final)
 		}
 		if c.final {
-			if any {
+			if sawKeys {
 				run.result <- core.finish().data
 			} else {
 				run.result <- EmptyRoot
@@ -194,23 +193,13 @@ func (p *ParallelBuilder) dispatch(final bool) {
 // Update adds a key and its value, as Builder.Update does, with the same
 // rules and errors; both slices are copied.
 func (p *ParallelBuilder) Update(key, value []byte) error {
-	switch {
-	case p.hashed:
-		return fmt.Errorf("%w: Update(%s) after Hash; call Reset first", ErrHashed, quote(key))
-	case len(value) == 0:
-		return fmt.Errorf("%w: key %s (a trie cannot store an empty value)", ErrEmptyValue, quote(key))
-	case len(key) > MaxKeyLength:
-		return fmt.Errorf("%w: key of %d bytes, at most %d: %s", ErrKeyTooLong, len(key), MaxKeyLength, quote(key))
+	if err := checkUpdate(p.hashed, key, value); err != nil {
+		return err
 	}
 	if p.run == nil {
 		p.start()
-	} else {
-		switch cmp := bytes.Compare(p.prev, key); {
-		case cmp == 0:
-			return fmt.Errorf("%w: %s", ErrDuplicateKey, quote(key))
-		case cmp > 0:
-			return fmt.Errorf("%w: key %s after %s (keys must ascend)", ErrUnsorted, quote(key), quote(p.prev))
-		}
+	} else if bytes.Compare(p.prev, key) >= 0 {
+		return orderError(p.prev, key)
 	}
 	p.cur.add(key, value)
 	p.prev = p.cur.leaves.key(len(p.cur.values) - 1)

@@ -75,14 +75,10 @@ func (r *rangeInsert) pathLen(i int) int { return 2*len(r.keys[i]) + 1 }
 // nibble returns nibble pos of key i; the one after the last is the
 // terminator.
 func (r *rangeInsert) nibble(i, pos int) byte {
-	key := r.keys[i]
-	if pos >= 2*len(key) {
+	if pos >= 2*len(r.keys[i]) {
 		return terminator
 	}
-	if pos%2 == 0 {
-		return key[pos/2] >> 4
-	}
-	return key[pos/2] & 0x0f
+	return nibble(r.keys[i], pos)
 }
 
 // path returns the nibbles of key i with the terminator.
@@ -104,22 +100,11 @@ func (r *rangeInsert) path(i int) []byte {
 	return r.paths[i]
 }
 
-// shared returns the number of nibbles keys i and j share from pos on.
-func (r *rangeInsert) shared(i, j, pos int) int {
-	end := min(r.pathLen(i), r.pathLen(j))
-	at := pos
-	if pos%2 == 1 && at < end && r.nibble(i, at) == r.nibble(j, at) {
-		at++
-	}
-	// Whole bytes at a time while both keys have them.
-	a, b := r.keys[i], r.keys[j]
-	for at%2 == 0 && at/2 < min(len(a), len(b)) && a[at/2] == b[at/2] {
-		at += 2
-	}
-	for at < end && r.nibble(i, at) == r.nibble(j, at) {
-		at++
-	}
-	return at - pos
+// fork returns the position of the nibble where keys lo and hi-1 part.
+// As checkRange checks, no key is a prefix of another, so two keys part
+// before either ends, and the keys between them share all that they share.
+func (r *rangeInsert) fork(lo, hi int) int {
+	return commonPrefixNibbles(r.keys[lo], r.keys[hi-1])
 }
 
 // hasNibbles reports whether key i has the nibbles want from pos on.
@@ -205,7 +190,7 @@ func (r *rangeInsert) fresh(lo, hi, pos int) node {
 	if !r.byBuilder || hi-lo < freshBuilderMin || hi == len(r.keys) {
 		return r.buildFresh(lo, hi, pos)
 	}
-	fork := pos + r.shared(lo, hi-1, pos)
+	fork := r.fork(lo, hi)
 	first := r.path(lo)
 	if r.hashed == nil {
 		r.hashed = make(map[string]*hashNode)
@@ -342,7 +327,7 @@ func (r *rangeInsert) buildFresh(lo, hi, pos int) node {
 		}
 		return r.short(r.path(lo)[pos:], valueNode(r.values[lo]))
 	}
-	fork := pos + r.shared(lo, hi-1, pos)
+	fork := r.fork(lo, hi)
 	branch := r.full()
 	for from := lo; from < hi; {
 		index := r.nibble(from, fork)

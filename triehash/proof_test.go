@@ -24,6 +24,19 @@ func (l *proofList) Put(_, value []byte) error {
 
 func (l *proofList) Delete([]byte) error { return nil }
 
+// gethProve returns go-ethereum's proofs of keys in tr, as one list; nil
+// if they have no nodes.
+func gethProve(tb testing.TB, tr *trie.Trie, keys ...[]byte) [][]byte {
+	tb.Helper()
+	var proof proofList
+	for _, key := range keys {
+		if err := tr.Prove(key, &proof); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return proof
+}
+
 // proofDB is a proof as the database go-ethereum's verifiers read.
 func proofDB(proof [][]byte) *memorydb.Database {
 	db := memorydb.New()
@@ -98,26 +111,9 @@ var tamperings = []struct {
 	do   func(rng *rand.Rand, proof [][]byte) [][]byte
 }{
 	{"none", func(_ *rand.Rand, p [][]byte) [][]byte { return p }},
-	{"node dropped", func(rng *rand.Rand, p [][]byte) [][]byte {
-		if len(p) == 0 {
-			return p
-		}
-		i := rng.IntN(len(p))
-		return slices.Delete(slices.Clone(p), i, i+1)
-	}},
-	{"byte changed", func(rng *rand.Rand, p [][]byte) [][]byte {
-		if len(p) == 0 {
-			return p
-		}
-		p = slices.Clone(p)
-		i := rng.IntN(len(p))
-		p[i] = bytes.Clone(p[i])
-		p[i][rng.IntN(len(p[i]))] ^= byte(1 + rng.IntN(255))
-		return p
-	}},
-	{"junk added", func(rng *rand.Rand, p [][]byte) [][]byte {
-		return append(slices.Clone(p), randomValue(rng, 80), []byte{0xc2, 0x80, 0x80})
-	}},
+	{"node dropped", dropProofNode},
+	{"byte changed", changeProofByte},
+	{"junk added", addJunkNodes},
 	{"truncated node", func(rng *rand.Rand, p [][]byte) [][]byte {
 		if len(p) == 0 {
 			return p
@@ -127,6 +123,33 @@ var tamperings = []struct {
 		p[i] = p[i][:rng.IntN(len(p[i]))]
 		return p
 	}},
+}
+
+// dropProofNode returns a copy of proof without one of its nodes.
+func dropProofNode(rng *rand.Rand, p [][]byte) [][]byte {
+	if len(p) == 0 {
+		return p
+	}
+	i := rng.IntN(len(p))
+	return slices.Delete(slices.Clone(p), i, i+1)
+}
+
+// changeProofByte returns a copy of proof with one byte of a node changed.
+func changeProofByte(rng *rand.Rand, p [][]byte) [][]byte {
+	if len(p) == 0 {
+		return p
+	}
+	p = slices.Clone(p)
+	i := rng.IntN(len(p))
+	p[i] = bytes.Clone(p[i])
+	p[i][rng.IntN(len(p[i]))] ^= byte(1 + rng.IntN(255))
+	return p
+}
+
+// addJunkNodes returns a copy of proof with a random blob and a node that
+// is no node of the trie added.
+func addJunkNodes(rng *rand.Rand, p [][]byte) [][]byte {
+	return append(slices.Clone(p), randomValue(rng, 80), []byte{0xc2, 0x80, 0x80})
 }
 
 // TestVerifyProofMatchesGeth: on good and tampered proofs, against the
