@@ -112,30 +112,20 @@ func walkFull(items, key []byte, follow bool) (walkStep, error) {
 	return step, nil
 }
 
-// walkRef checks a child reference at the start of b as decodeRef does
+// walkRef checks a child reference at the start of b, as decodeRef does,
 // and, if follow, follows key into it; it returns what follows it in b.
 func walkRef(b, key []byte, follow bool) (walkStep, []byte, error) {
-	kind, content, rest, err := rlpstream.Split(b)
-	if err != nil {
-		return walkStep{}, b, err
-	}
+	kind, ref, rest, err := splitRef(b)
 	switch {
-	case kind == rlpstream.List:
-		size := len(b) - len(rest)
-		if size >= 32 {
-			return walkStep{}, b, fmt.Errorf("%w: %d bytes", errEmbeddedSize, size)
-		}
-		step, err := walkNode(b[:size], key, follow)
+	case err != nil || kind == refEmpty:
+		return walkStep{}, rest, err
+	case kind == refEmbedded:
+		step, err := walkNode(ref, key, follow)
 		return step, rest, err
-	case kind == rlpstream.String && len(content) == 0:
+	case !follow:
 		return walkStep{}, rest, nil
-	case kind == rlpstream.String && len(content) == 32:
-		if !follow {
-			return walkStep{}, rest, nil
-		}
-		return walkStep{kind: walkHash, rest: key, hash: content}, rest, nil
 	}
-	return walkStep{}, b, fmt.Errorf("%w: %d bytes", errNodeRef, len(content))
+	return walkStep{kind: walkHash, rest: key, hash: ref}, rest, nil
 }
 
 // matchCompact reports whether the nibbles of a compact (hex-prefix) key,

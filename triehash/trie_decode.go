@@ -166,26 +166,47 @@ func decodeFull(items *[18][]byte) (node, error) {
 	return n, nil
 }
 
-// decodeRef decodes a child reference at the start of b.
-func decodeRef(b []byte) (node, []byte, error) {
-	kind, content, rest, err := rlpstream.Split(b)
+// The kinds of child reference, as splitRef finds them.
+const (
+	refEmpty    = iota // no child
+	refHash            // a 32-byte hash
+	refEmbedded        // a whole node of under 32 bytes
+)
+
+// splitRef splits off the child reference at the start of b by go-ethereum's
+// rules and says which kind it is: what follows is the hash, or the
+// embedded node's encoding, and the rest of b.
+func splitRef(b []byte) (kind int, ref, rest []byte, err error) {
+	k, content, rest, err := rlpstream.Split(b)
 	if err != nil {
-		return nil, b, err
+		return 0, nil, b, err
 	}
 	switch {
-	case kind == rlpstream.List:
+	case k == rlpstream.List:
 		size := len(b) - len(rest)
 		if size >= 32 {
-			return nil, b, fmt.Errorf("%w: %d bytes", errEmbeddedSize, size)
+			return 0, nil, b, fmt.Errorf("%w: %d bytes", errEmbeddedSize, size)
 		}
-		child, err := decodeNode(b[:size])
-		return child, rest, err
-	case kind == rlpstream.String && len(content) == 0:
-		return nil, rest, nil
-	case kind == rlpstream.String && len(content) == 32:
-		return (*hashNode)(content), rest, nil
+		return refEmbedded, b[:size], rest, nil
+	case k == rlpstream.String && len(content) == 0:
+		return refEmpty, nil, rest, nil
+	case k == rlpstream.String && len(content) == 32:
+		return refHash, content, rest, nil
 	}
-	return nil, b, fmt.Errorf("%w: %d bytes", errNodeRef, len(content))
+	return 0, nil, b, fmt.Errorf("%w: %d bytes", errNodeRef, len(content))
+}
+
+// decodeRef decodes a child reference at the start of b.
+func decodeRef(b []byte) (node, []byte, error) {
+	kind, ref, rest, err := splitRef(b)
+	switch {
+	case err != nil || kind == refEmpty:
+		return nil, rest, err
+	case kind == refHash:
+		return (*hashNode)(ref), rest, nil
+	}
+	child, err := decodeNode(ref)
+	return child, rest, err
 }
 
 // splitString splits off a string (or single byte) item.
