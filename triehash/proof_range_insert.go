@@ -153,7 +153,7 @@ func (t *Trie) insertSorted(r *rangeInsert, n node, lo, hi, pos int) (bool, node
 			from = to
 		}
 		if changed {
-			t.touch(c, nil)
+			t.touch(c, r.path(lo)[:pos])
 		}
 		return changed, c, nil
 	case *shortNode:
@@ -166,7 +166,7 @@ func (t *Trie) insertSorted(r *rangeInsert, n node, lo, hi, pos int) (bool, node
 		if !grew || err != nil {
 			return false, n, err
 		}
-		t.touch(c, nil)
+		t.touch(c, r.path(lo)[:pos])
 		c.val = child
 		return true, c, nil
 	}
