@@ -29,9 +29,10 @@ const parallelMinPending = 512
 func (t *Trie) Hash() [32]byte {
 	switch root := t.root.(type) {
 	case nil:
-		t.clearPending()
+		t.dropPending()
 		return EmptyRoot
 	case *hashNode:
+		t.dropPending()
 		return *root
 	}
 	c := cacheOf(t.root)
@@ -39,21 +40,26 @@ func (t *Trie) Hash() [32]byte {
 		t.rehash()
 		ensureRef(t.root)
 	}
-	t.clearPending()
+	t.dropPending()
 	if c.hashed() {
 		return c.ref
 	}
 	return fastkeccak.Sum256(c.ref[:c.refLen]) // the root is hashed however short
 }
 
-func (t *Trie) clearPending() {
-	for _, p := range t.pending {
-		cacheOf(p.n).pending = false
-	}
+// dropPending empties the list of pending nodes. Their pending flags need
+// no clearing here: rehash clears the flag of every node it encodes, and a
+// listed node that Hash does not encode is no longer in the trie (the root
+// is clean only if no node under it changed).
+func (t *Trie) dropPending() {
 	clear(t.pending)
 	t.pending = t.pending[:0]
 }
 
+// rehash encodes and hashes every pending node. Each worker's nodes are
+// filed straight into its hasher's levels, so that the only pass over all
+// of them before the workers start reads the list and not the nodes, whose
+// flags each worker clears as it encodes them.
 func (t *Trie) rehash() {
 	workers := t.workers
 	if workers <= 0 {
@@ -64,7 +70,8 @@ func (t *Trie) rehash() {
 	}
 	h := t.hashers[0]
 	if workers == 1 || len(t.pending) < parallelMinPending {
-		h.hash(t.pending)
+		h.file(t.pending)
+		h.hash()
 		return
 	}
 	// Deal the nodes below the root out by their first nibble, in
@@ -77,25 +84,26 @@ func (t *Trie) rehash() {
 	}
 	groupOf, groups := dealNibbles(&counts, workers)
 	if groups < 2 {
-		h.hash(t.pending)
+		h.file(t.pending)
+		h.hash()
 		return
 	}
-	shares := make([][]pendingNode, groups)
-	var top []pendingNode
-	for _, p := range t.pending {
+	top := 0 // the depth-0 nodes move to the front of the list
+	for i, p := range t.pending {
 		if p.depth == 0 {
-			top = append(top, p)
+			t.pending[top], t.pending[i] = p, t.pending[top]
+			top++
 			continue
 		}
-		g := groupOf[p.first&0x0f]
-		shares[g] = append(shares[g], p)
+		t.hashers[groupOf[p.first&0x0f]].fileOne(p)
 	}
 	var wg sync.WaitGroup
-	for i, share := range shares {
-		wg.Go(func() { t.hashers[i].hash(share) })
+	for _, worker := range t.hashers[:groups] {
+		wg.Go(worker.hash)
 	}
 	wg.Wait()
-	h.hash(top)
+	h.file(t.pending[:top])
+	h.hash()
 }
 
 // dealNibbles assigns the 16 first nibbles to at most workers groups of
@@ -144,14 +152,23 @@ type levelHasher struct {
 	_ [128]byte
 }
 
-// hash fills the cache of every pending node, the deepest first.
-func (h *levelHasher) hash(pending []pendingNode) {
+// file adds pending nodes to the levels that hash encodes.
+func (h *levelHasher) file(pending []pendingNode) {
 	for _, p := range pending {
-		for int(p.depth) >= len(h.levels) {
-			h.levels = append(h.levels, nil)
-		}
-		h.levels[p.depth] = append(h.levels[p.depth], p.n)
+		h.fileOne(p)
 	}
+}
+
+func (h *levelHasher) fileOne(p pendingNode) {
+	for int(p.depth) >= len(h.levels) {
+		h.levels = append(h.levels, nil)
+	}
+	h.levels[p.depth] = append(h.levels[p.depth], p.n)
+}
+
+// hash fills the cache of every filed node, the deepest first, and empties
+// the levels.
+func (h *levelHasher) hash() {
 	for depth := len(h.levels) - 1; depth >= 0; depth-- {
 		level := h.levels[depth]
 		for start := 0; start < len(level); start += hashChunk {
@@ -168,7 +185,9 @@ func (h *levelHasher) hashLevel(level []node) {
 	h.warmth ^= warm(level)
 	h.buf, h.ends = h.buf[:0], h.ends[:0]
 	for _, n := range level {
-		if cacheOf(n).refLen == 0 {
+		c := cacheOf(n)
+		c.pending = false
+		if c.refLen == 0 {
 			h.buf = appendNode(h.buf, n)
 		}
 		h.ends = append(h.ends, len(h.buf))
