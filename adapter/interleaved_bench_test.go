@@ -4,8 +4,10 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/trie"
 
 	"github.com/keccakroot/keccakroot/internal/benchturns"
 )
@@ -21,13 +23,15 @@ type interleavedCase struct {
 	prepare   func() // before go-ethereum's turn, untimed
 	ours, eth func(i int) common.Hash
 	want      common.Hash
+	calls     int // calls per turn; interleaveRun if 0
 }
 
 // BenchmarkInterleaved measures the hashes of BenchmarkHeaderHash,
-// BenchmarkTxHash and BenchmarkKeccak256Hash with keccakroot and
-// go-ethereum taking turns every interleaveRun calls inside one benchmark
-// (see benchturns), and reports each one's time per call and the speed-up
-// as metrics. Summarise with
+// BenchmarkTxHash, BenchmarkKeccak256Hash, BenchmarkDeriveSha and
+// mainnet's BenchmarkGenesisStateRoot with keccakroot and go-ethereum
+// taking turns (every interleaveRun calls, fewer for the long ones) inside
+// one benchmark (see benchturns), and reports each one's time per call and
+// the speed-up as metrics. Summarise with
 //
 //	benchstat -filter '.unit:speedup' file
 //
@@ -75,10 +79,15 @@ func BenchmarkInterleaved(b *testing.B) {
 			want: tx.Hash(),
 		})
 	}
+	cases = append(cases, derivedRootCases(b)...)
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
+			calls := c.calls
+			if calls == 0 {
+				calls = interleaveRun
+			}
 			var ours, eth common.Hash
-			perCall := benchturns.Measure(b, interleaveRun, []benchturns.Turn{
+			perCall := benchturns.Measure(b, calls, []benchturns.Turn{
 				{Call: func(i int) { ours = c.ours(i) }},
 				{Prepare: c.prepare, Call: func(i int) { eth = c.eth(i) }},
 			})
@@ -89,4 +98,35 @@ func BenchmarkInterleaved(b *testing.B) {
 			checkResult(b, eth, c.want)
 		})
 	}
+}
+
+// derivedRootCases are the roots of BenchmarkDeriveSha's lists and of
+// mainnet's genesis allocation, for BenchmarkInterleaved.
+func derivedRootCases(b *testing.B) []interleavedCase {
+	r := newRand(b)
+	var cases []interleavedCase
+	for _, l := range []struct {
+		name string
+		list types.DerivableList
+	}{
+		{"op=DeriveSha/list=200-transactions", benchTxs(200)},
+		{"op=DeriveSha/list=200-receipts", randReceipts(r, 200)},
+		{"op=DeriveSha/list=16-withdrawals", randWithdrawals(r, 16)},
+	} {
+		cases = append(cases, interleavedCase{
+			name:  l.name,
+			ours:  func(int) common.Hash { return DeriveSha(l.list) },
+			eth:   func(int) common.Hash { return types.DeriveSha(l.list, trie.NewStackTrie(nil)) },
+			want:  types.DeriveSha(l.list, trie.NewStackTrie(nil)),
+			calls: 8,
+		})
+	}
+	g := core.DefaultGenesisBlock()
+	return append(cases, interleavedCase{
+		name:  "op=GenesisStateRoot/net=mainnet",
+		ours:  func(int) common.Hash { return GenesisStateRoot(g.Alloc) },
+		eth:   func(int) common.Hash { return g.ToBlock().Root() },
+		want:  g.ToBlock().Root(),
+		calls: 1,
+	})
 }
