@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -12,20 +13,20 @@ import (
 // nodes on its path (the source's lookup and the decoding), and loads of
 // different keys do not depend on one another: Prefetch loads the paths of
 // a batch of keys on all the trie's workers, and UpdateBatch prefetches its
-// keys' paths that way before it applies the changes one by one.
+// keys' paths that way, then applies the changes, in parallel too where
+// that cannot change the outcome (see trie_batch_apply.go).
 //
 // The workers split the keys by the subtree of the first branch from the
 // root (the root, or the child of an extension root), one worker a subtree
-// at a time. A worker writes only into the slots of its own subtree, and
-// only to put a loaded node in place of the hash that stood for it, which
-// changes nothing that Hash or Commit can see (see the comment above
-// Trie.insert): the trie's bookkeeping (pending, dropped, keyBuf) is not
-// touched until the changes are applied, on the calling goroutine.
+// at a time. While prefetching, a worker writes only into the slots of its
+// own subtree, and only to put a loaded node in place of the hash that
+// stood for it, which changes nothing that Hash or Commit can see (see the
+// comment above Trie.insert).
 
-// prefetchMinKeys is the number of keys below which Prefetch loads their
-// paths on the calling goroutine: a goroutine costs about what loading a
-// node does, and a small batch gains little from spreading.
-const prefetchMinKeys = 32
+// batchMinKeys is the number of keys below which a batch is handled on the
+// calling goroutine: a goroutine costs about what loading a node does, and
+// a small batch gains little from spreading.
+const batchMinKeys = 32
 
 // Prefetch loads every node along the paths of keys, the nodes Get would
 // load for them, so that Get, Update and Delete of those keys find them in
@@ -45,18 +46,22 @@ func (t *Trie) Prefetch(keys [][]byte) error {
 			return fmt.Errorf("triehash: Prefetch key %d: %w", i, err)
 		}
 	}
-	if i, err := t.prefetch(keys, nil); err != nil {
+	if _, i, err := t.prefetch(keys, nil); err != nil {
 		return fmt.Errorf("triehash: Prefetch key %d: %w", i, err)
 	}
 	return nil
 }
 
 // UpdateBatch applies Update(keys[i], values[i]) for every i in order (an
-// empty value deletes the key), with the same result, root and Commit
-// node set as those calls: the paths of all the keys are first loaded in
-// parallel, as Prefetch does, with the sibling a deletion may have to merge
-// with where it can be told in advance; then the changes are applied on the
-// calling goroutine. The trie keeps its own copies of the values.
+// empty value deletes the key), with the same result, root and Commit node
+// set as those calls. With several workers and enough keys, the paths of
+// all the keys are first loaded in parallel, as Prefetch does, with the
+// nodes a deletion may have to merge with where they can be told in
+// advance. Then, if every load succeeded and the branch the keys split at
+// keeps two children whatever the order of the changes, each worker
+// applies the changes to its subtrees, in order; otherwise (and with one
+// worker) the changes are applied in order on the calling goroutine. The
+// trie keeps its own copies of the values.
 //
 // Keys and values of different lengths, or a key over MaxKeyLength, are
 // an error before anything changes. If a change fails (a node it needs is
@@ -73,9 +78,14 @@ func (t *Trie) UpdateBatch(keys, values [][]byte) error {
 			return fmt.Errorf("triehash: UpdateBatch key %d: %w", i, err)
 		}
 	}
-	// A load that fails here is left for the change that needs it, which
-	// meets the same node and reports it in order.
-	_, _ = t.prefetch(keys, values)
+	if t.parallel(len(keys)) {
+		// A load that fails here is left for the change that needs it,
+		// which meets the same node and reports it in order.
+		sp, _, err := t.prefetch(keys, values)
+		if err == nil && sp != nil && sp.complete && sp.above == 0 && sp.keepsTwoChildren(values) {
+			return t.applySplit(sp, keys, values)
+		}
+	}
 	for i := range keys {
 		if err := t.Update(keys[i], values[i]); err != nil {
 			return fmt.Errorf("triehash: UpdateBatch key %d: %w", i, err)
@@ -84,128 +94,147 @@ func (t *Trie) UpdateBatch(keys, values [][]byte) error {
 	return nil
 }
 
-// prefetch loads the paths of keys, and with values the siblings their
-// deletions will merge with where that can be told from the trie as it
-// is. It returns the index of the first key whose path failed to load and
-// the error, or -1 and nil.
-func (t *Trie) prefetch(keys, values [][]byte) (int, error) {
-	workers := t.workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+// workerCount returns the number of goroutines the trie works on.
+func (t *Trie) workerCount() int {
+	if t.workers > 0 {
+		return t.workers
 	}
-	if workers == 1 || len(keys) < prefetchMinKeys {
-		return t.prefetchInOrder(keys, values)
+	return runtime.GOMAXPROCS(0)
+}
+
+// parallel reports whether a batch of n keys is worth spreading.
+func (t *Trie) parallel(n int) bool { return n >= batchMinKeys && t.workerCount() > 1 }
+
+// batchSplit is a batch's keys grouped by the child of the branch they
+// split at.
+type batchSplit struct {
+	branch *fullNode
+	prefix []byte     // the nibbles from the root to the branch
+	ext    *shortNode // the extension root above the branch, if any
+	order  []int32    // the keys' indexes, child by child, in order
+	// child n's keys are order[starts[n]:starts[n+1]], those that end at
+	// the branch (its value) come last, as child 16
+	starts [18]int32
+	above  int             // keys that end above the branch or leave the prefix
+	dels   [17]int         // deletions below each child
+	loads  [16]*nodeLoader // each child's loader, for its bookkeeping
+	errs   [16]error       // each child's first failed load on a key's path
+	errAt  [16]int         // and that key's index
+	// complete says every load succeeded, those made in case a deletion
+	// needs them included.
+	complete bool
+}
+
+// prefetch loads the paths of keys and, with values, the nodes their
+// deletions may merge with. It returns the split it made (nil if it loaded
+// on the calling goroutine), and the index of the first key whose path
+// failed to load and the error, or -1 and nil.
+func (t *Trie) prefetch(keys, values [][]byte) (*batchSplit, int, error) {
+	l := newNodeLoader(t, keys, values)
+	if !t.parallel(len(keys)) {
+		i, err := l.inOrder(keys, values)
+		return nil, i, err
 	}
 	// Find the branch to split at: the root or an extension root's child,
 	// loading them on the way. Each key passes through it or ends above.
-	slot, depth := &t.root, 0
-	var prefix []byte // the extension's nibbles before the branch
+	sp := &batchSplit{}
+	slot := &t.root
 	for {
 		switch n := (*slot).(type) {
 		case *hashNode:
 			// Every key through this slot needs the node: the first one
 			// that reaches it fails if it does not load.
 			first := 0
-			for ; first < len(keys) && !hasNibblePrefix(keys[first], prefix); first++ {
+			for ; first < len(keys) && !hasNibblePrefix(keys[first], sp.prefix); first++ {
 			}
 			if first == len(keys) {
-				return -1, nil
+				return nil, -1, nil
 			}
-			loaded, err := t.load(n, prefix)
+			loaded, err := t.load(n, sp.prefix)
 			if err != nil {
-				return first, err
+				return nil, first, err
 			}
 			*slot = loaded
 			continue
 		case *shortNode:
-			if depth == 0 && !n.isLeaf() {
-				prefix = n.key
-				slot, depth = &n.val, len(n.key)
+			if sp.ext == nil && !n.isLeaf() {
+				sp.ext, sp.prefix, slot = n, n.key, &n.val
 				continue
 			}
 		case *fullNode:
-			return t.prefetchSplit(n, depth, prefix, keys, values, workers)
+			sp.branch = n
+			i, err := t.prefetchSplit(sp, l, keys, values, t.workerCount())
+			return sp, i, err
 		}
 		// A leaf or nothing (no node below), or a shape no trie of keys
 		// has: the plain walk does what Get would.
-		return t.prefetchInOrder(keys, values)
+		i, err := l.inOrder(keys, values)
+		return nil, i, err
 	}
 }
 
-// prefetchInOrder is prefetch on the calling goroutine.
-func (t *Trie) prefetchInOrder(keys, values [][]byte) (int, error) {
-	var buf []byte
-	for i, key := range keys {
-		buf = appendKeyNibbles(buf[:0], key)
-		if err := t.prefetchPath(&t.root, buf, 0, values != nil && len(values[i]) == 0); err != nil {
-			return i, err
-		}
-	}
-	return -1, nil
-}
-
-// prefetchSplit loads the paths of keys below branch, at depth after the
-// nibbles prefix, each child's keys on one worker, in the order given.
-func (t *Trie) prefetchSplit(branch *fullNode, depth int, prefix []byte, keys, values [][]byte, workers int) (int, error) {
+// prefetchSplit loads the paths of keys below the split's branch, each
+// child's keys on one worker, in the order given.
+func (t *Trie) prefetchSplit(sp *batchSplit, l *nodeLoader, keys, values [][]byte, workers int) (int, error) {
+	depth := len(sp.prefix)
 	// Group the keys by their nibble at depth, in order: a counting sort.
-	var starts [17]int32 // nibble n's keys are order[starts[n]:starts[n+1]]
 	nibbleOf := make([]int8, len(keys))
 	for i, key := range keys {
 		nib := -1 // the key ends above the branch or parts from the prefix
-		if hasNibblePrefix(key, prefix) && depth < 2*len(key) {
-			nib = int(nibbleAt(key, depth))
-			starts[nib+1]++
+		if hasNibblePrefix(key, sp.prefix) && depth <= 2*len(key) {
+			nib = terminator
+			if depth < 2*len(key) {
+				nib = int(nibbleAt(key, depth))
+			}
+			sp.starts[nib+1]++
+			if values != nil && len(values[i]) == 0 {
+				sp.dels[nib]++
+			}
+		} else {
+			sp.above++
 		}
 		nibbleOf[i] = int8(nib)
 	}
-	for nib := 1; nib < len(starts); nib++ {
-		starts[nib] += starts[nib-1]
+	for nib := 1; nib < len(sp.starts); nib++ {
+		sp.starts[nib] += sp.starts[nib-1]
 	}
-	order := make([]int32, starts[16])
-	next := starts
+	sp.order = make([]int32, sp.starts[17])
+	next := sp.starts
 	for i, nib := range nibbleOf {
 		if nib >= 0 {
-			order[next[nib]] = int32(i)
+			sp.order[next[nib]] = int32(i)
 			next[nib]++
 		}
 	}
-	// The worker of each child writes only below it. A deletion that
-	// leaves the branch itself with one child merges it with that child,
-	// which belongs to another worker: with two children only, load both
-	// here. A failure is left for the change that needs the node.
-	if values != nil && countChildren(branch) == 2 {
-		for nib, child := range branch.children[:16] {
-			if h, ok := child.(*hashNode); ok {
-				if loaded, err := t.load(h, append(bytes.Clone(prefix), byte(nib))); err == nil {
-					branch.children[nib] = loaded
-				}
-			}
-		}
+	// The worker of each child writes only below it. Deletions that leave
+	// the branch itself with one child merge it with that child, which
+	// belongs to another worker: load the children here if they might.
+	sp.complete = true
+	if values != nil && l.mayCollapse(sp.branch, sp.prefix) {
+		sp.complete = l.loadChildren(sp.branch, sp.prefix)
 	}
 	var (
 		firstErr   atomic.Int64 // index of the first key known to fail
-		errs       [16]error
-		errAt      [16]int
 		nextNibble atomic.Int32
 		wg         sync.WaitGroup
 	)
 	firstErr.Store(int64(len(keys)))
 	for range workers {
 		wg.Go(func() {
-			var buf []byte
 			for {
 				nib := int(nextNibble.Add(1) - 1)
 				if nib >= 16 {
 					return
 				}
-				for _, i := range order[starts[nib]:starts[nib+1]] {
+				w := l.fork()
+				sp.loads[nib] = w
+				for _, i := range sp.order[sp.starts[nib]:sp.starts[nib+1]] {
 					if int64(i) > firstErr.Load() {
 						break // a key before it fails already
 					}
-					buf = appendKeyNibbles(buf[:0], keys[i])
-					del := values != nil && len(values[i]) == 0
-					if err := t.prefetchPath(&branch.children[nib], buf, depth+1, del); err != nil {
-						errs[nib], errAt[nib] = err, int(i)
+					w.buf = appendKeyNibbles(w.buf[:0], keys[i])
+					if err := w.path(&sp.branch.children[nib], w.buf, depth+1, changeOf(values, int(i))); err != nil {
+						sp.errs[nib], sp.errAt[nib] = err, int(i)
 						for {
 							old := firstErr.Load()
 							if int64(i) >= old || firstErr.CompareAndSwap(old, int64(i)) {
@@ -220,21 +249,81 @@ func (t *Trie) prefetchSplit(branch *fullNode, depth int, prefix []byte, keys, v
 	}
 	wg.Wait()
 	first, err := -1, error(nil)
-	for nib, e := range errs {
-		if e != nil && (err == nil || errAt[nib] < first) {
-			first, err = errAt[nib], e
+	for nib, e := range sp.errs {
+		if e != nil && (err == nil || sp.errAt[nib] < first) {
+			first, err = sp.errAt[nib], e
+		}
+		if w := sp.loads[nib]; w != nil && w.incomplete {
+			sp.complete = false
 		}
 	}
 	return first, err
 }
 
-// prefetchPath loads the nodes along the nibbles k from *slot, the node at
-// depth pos, down to where k ends or leaves the trie, putting each loaded
-// node in place of its hash. With del it also loads the sibling that
-// deleting k would merge a branch with, if the branch has two children
-// and k's leaf is the other; that load may fail, to be retried by the
-// deletion that needs it.
-func (t *Trie) prefetchPath(slot *node, k []byte, pos int, del bool) error {
+// nodeLoader walks keys' paths and loads what they need. For a batch with
+// deletions it also loads, in case a deletion needs them, the children of
+// every branch the deletions might leave with one child, so that the
+// changes find every node they need in memory.
+type nodeLoader struct {
+	t *Trie
+	// deletes holds the nibbles of the deleted keys, sorted, to count
+	// those below a branch; nil without deletions.
+	deletes    [][]byte
+	buf        []byte
+	incomplete bool // a load made in case a change needs it failed
+}
+
+func newNodeLoader(t *Trie, keys, values [][]byte) *nodeLoader {
+	l := &nodeLoader{t: t}
+	for i := range values {
+		if len(values[i]) == 0 {
+			l.deletes = append(l.deletes, keyNibbles(keys[i]))
+		}
+	}
+	slices.SortFunc(l.deletes, bytes.Compare)
+	return l
+}
+
+// fork returns a loader for another goroutine.
+func (l *nodeLoader) fork() *nodeLoader { return &nodeLoader{t: l.t, deletes: l.deletes} }
+
+// inOrder loads the paths of keys on the calling goroutine.
+func (l *nodeLoader) inOrder(keys, values [][]byte) (int, error) {
+	for i, key := range keys {
+		l.buf = appendKeyNibbles(l.buf[:0], key)
+		if err := l.path(&l.t.root, l.buf, 0, changeOf(values, i)); err != nil {
+			return i, err
+		}
+	}
+	return -1, nil
+}
+
+// The changes a key's path is loaded for.
+const (
+	forRead   = iota // Get, or Prefetch
+	forInsert        // also the child of an extension the insertion splits
+	forDelete        // also the children of the branches it may collapse
+)
+
+// changeOf returns what keys[i] is loaded for.
+func changeOf(values [][]byte, i int) int {
+	switch {
+	case values == nil:
+		return forRead
+	case len(values[i]) == 0:
+		return forDelete
+	}
+	return forInsert
+}
+
+// path loads the nodes along the nibbles k from *slot, the node at depth
+// pos, down to where k ends or leaves the trie, putting each loaded node in
+// place of its hash. For a deletion it loads on the way the children of
+// the branches that the batch's deletions might leave with one child; for
+// an insertion the child of an extension it splits, which a deletion of
+// the same key later in the batch merges with.
+func (l *nodeLoader) path(slot *node, k []byte, pos int, change int) error {
+	t := l.t
 	for {
 		switch n := (*slot).(type) {
 		case *hashNode:
@@ -245,6 +334,9 @@ func (t *Trie) prefetchPath(slot *node, k []byte, pos int, del bool) error {
 			*slot = loaded
 		case *shortNode:
 			if !bytes.HasPrefix(k[pos:], n.key) {
+				if h, ok := n.val.(*hashNode); ok && change == forInsert && l.deletes != nil {
+					l.speculate(&n.val, h, slices.Concat(k[:pos], n.key))
+				}
 				return nil
 			}
 			slot, pos = &n.val, pos+len(n.key)
@@ -252,42 +344,58 @@ func (t *Trie) prefetchPath(slot *node, k []byte, pos int, del bool) error {
 			if pos >= len(k) {
 				return nil
 			}
-			index := int(k[pos])
-			if del {
-				if err := t.prefetchSibling(n, k, pos); err != nil {
-					return err
-				}
+			if change == forDelete && l.mayCollapse(n, k[:pos]) && !l.loadChildren(n, k[:pos]) {
+				l.incomplete = true
 			}
-			slot, pos = &n.children[index], pos+1
+			slot, pos = &n.children[k[pos]], pos+1
 		default: // nil or a value: the path ends
 			return nil
 		}
 	}
 }
 
-// prefetchSibling loads, for the deletion of k through branch n at depth
-// pos, the child the branch merges with if the deletion leaves it only
-// that one. It returns an error only for k's own child.
-func (t *Trie) prefetchSibling(n *fullNode, k []byte, pos int) error {
-	index := int(k[pos])
-	slot := &n.children[index]
-	if h, ok := (*slot).(*hashNode); ok {
-		loaded, err := t.load(h, k[:pos+1])
-		if err != nil {
-			return err
+// speculate loads h into *slot, at path, in case a change needs it.
+func (l *nodeLoader) speculate(slot *node, h *hashNode, path []byte) bool {
+	loaded, err := l.t.load(h, path)
+	if err != nil {
+		l.incomplete = true
+		return false
+	}
+	*slot = loaded
+	return true
+}
+
+// mayCollapse reports whether the deletions might leave branch n, at
+// path, with one child: a child goes only by a deletion below it, so it
+// takes at least as many deletions as n has children less one.
+func (l *nodeLoader) mayCollapse(n *fullNode, path []byte) bool {
+	return l.deletesBelow(path) >= countChildren(n)-1
+}
+
+// loadChildren loads every child of branch n, at path, and reports whether
+// all loaded.
+func (l *nodeLoader) loadChildren(n *fullNode, path []byte) bool {
+	ok := true
+	for i, child := range n.children[:16] {
+		if h, isHash := child.(*hashNode); isHash {
+			ok = l.speculate(&n.children[i], h, append(slices.Clip(path), byte(i))) && ok
 		}
-		*slot = loaded
 	}
-	sibling := onlySibling(n, index)
-	if sibling < 0 || sibling == terminator || !vanishes(*slot, k[pos+1:]) {
-		return nil
-	}
-	if h, ok := n.children[sibling].(*hashNode); ok {
-		if loaded, err := t.load(h, append(bytes.Clone(k[:pos]), byte(sibling))); err == nil {
-			n.children[sibling] = loaded
+	return ok
+}
+
+// deletesBelow returns the number of deleted keys whose nibbles start with
+// path.
+func (l *nodeLoader) deletesBelow(path []byte) int {
+	lo, _ := slices.BinarySearchFunc(l.deletes, path, bytes.Compare)
+	hi := lo
+	for hi < len(l.deletes) && bytes.HasPrefix(l.deletes[hi], path) {
+		hi++
+		if hi-lo > 16 {
+			return hi - lo // more than any branch has children
 		}
 	}
-	return nil
+	return hi - lo
 }
 
 // countChildren returns the number of children of n, its value included.
