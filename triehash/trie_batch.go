@@ -120,6 +120,10 @@ type batchSplit struct {
 	loads  [16]*nodeLoader // each child's loader, for its bookkeeping
 	errs   [16]error       // each child's first failed load on a key's path
 	errAt  [16]int         // and that key's index
+	// nibbles holds the nibbles of each child's keys, one after another,
+	// for the changes to reuse; ends says where each ends.
+	nibbles [16][]byte
+	ends    [16][]int32
 	// complete says every load succeeded, those made in case a deletion
 	// needs them included.
 	complete bool
@@ -228,12 +232,20 @@ func (t *Trie) prefetchSplit(sp *batchSplit, l *nodeLoader, keys, values [][]byt
 				}
 				w := l.fork()
 				sp.loads[nib] = w
-				for _, i := range sp.order[sp.starts[nib]:sp.starts[nib+1]] {
+				mine := sp.order[sp.starts[nib]:sp.starts[nib+1]]
+				if len(mine) == 0 {
+					continue
+				}
+				nibbles := make([]byte, 0, len(mine)*(2*len(keys[mine[0]])+1))
+				ends := make([]int32, 0, len(mine))
+				for _, i := range mine {
 					if int64(i) > firstErr.Load() {
 						break // a key before it fails already
 					}
-					w.buf = appendKeyNibbles(w.buf[:0], keys[i])
-					if err := w.path(&sp.branch.children[nib], w.buf, depth+1, changeOf(values, int(i))); err != nil {
+					start := len(nibbles)
+					nibbles = appendKeyNibbles(nibbles, keys[i])
+					ends = append(ends, int32(len(nibbles)))
+					if err := w.path(&sp.branch.children[nib], nibbles[start:], depth+1, changeOf(values, int(i))); err != nil {
 						sp.errs[nib], sp.errAt[nib] = err, int(i)
 						for {
 							old := firstErr.Load()
@@ -244,6 +256,7 @@ func (t *Trie) prefetchSplit(sp *batchSplit, l *nodeLoader, keys, values [][]byt
 						break
 					}
 				}
+				sp.nibbles[nib], sp.ends[nib] = nibbles, ends
 			}
 		})
 	}

@@ -88,8 +88,11 @@ func (t *Trie) applySplit(sp *batchSplit, keys, values [][]byte) error {
 				mine := sp.order[sp.starts[nib]:sp.starts[nib+1]]
 				slot := &sp.branch.children[nib]
 				stopped[nib] = len(mine)
+				start := int32(0)
 				for j, i := range mine {
-					k := sub.nibbles(keys[i])
+					end := sp.ends[nib][j]
+					k := sp.nibbles[nib][start:end:end]
+					start = end
 					var ok bool
 					var child node
 					var err error
