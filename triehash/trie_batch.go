@@ -82,7 +82,7 @@ func (t *Trie) UpdateBatch(keys, values [][]byte) error {
 		// A load that fails here is left for the change that needs it,
 		// which meets the same node and reports it in order.
 		sp, _, err := t.prefetch(keys, values)
-		if err == nil && sp != nil && sp.complete && sp.above == 0 && sp.keepsTwoChildren(values) {
+		if err == nil && sp != nil && sp.complete && sp.above == 0 && sp.keepsTwoChildren() {
 			return t.applySplit(sp, keys, values)
 		}
 	}

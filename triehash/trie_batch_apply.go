@@ -32,7 +32,7 @@ var parallelApplies atomic.Int64
 
 // keepsTwoChildren reports whether the split's branch keeps two children
 // whatever the order of the changes.
-func (sp *batchSplit) keepsTwoChildren(values [][]byte) bool {
+func (sp *batchSplit) keepsTwoChildren() bool {
 	survivors := 0
 	for nib, child := range &sp.branch.children {
 		if child != nil && minKeys(child, sp.dels[nib]+1) > sp.dels[nib] {
