@@ -22,8 +22,9 @@ func batchOf(ops []op) (keys, values [][]byte) {
 }
 
 // TestTrieBatchMatchesGeth is TestTrieMatchesGeth with each round's changes
-// applied by one UpdateBatch (after a Prefetch of their keys on odd rounds)
-// to a Trie kept open and to one opened afresh, and one by one to
+// applied by one UpdateBatch (after a Prefetch of their keys on odd rounds,
+// after a third of them applied one by one on some) to a Trie kept open
+// and to one opened afresh, and one by one to
 // go-ethereum's trie.Trie. The rounds change the same key more than once,
 // delete keys whose branches then collapse, and delete everything; roots,
 // values and committed node sets must be go-ethereum's. go-ethereum's own
@@ -92,7 +93,18 @@ func testBatchRounds(t *testing.T, kind keyKind, workers, rounds int) {
 					t.Fatalf("round %d: %s Prefetch: %v", round, name, err)
 				}
 			}
-			if err := tr.UpdateBatch(bk, bv); err != nil {
+			// Some rounds change a third of the keys one by one first,
+			// so that the batch meets nodes changed and not yet hashed.
+			first := 0
+			if round%4 == 2 {
+				first = len(bk) / 3
+			}
+			for i := range first {
+				if err := tr.Update(bk[i], bv[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := tr.UpdateBatch(bk[first:], bv[first:]); err != nil {
 				t.Fatalf("round %d: %s UpdateBatch: %v", round, name, err)
 			}
 		}
@@ -477,6 +489,65 @@ func TestTrieBatchShapes(t *testing.T) {
 				if err := tr.Prefetch(bk); err != nil {
 					t.Fatal(err)
 				}
+				if err := tr.UpdateBatch(bk, bv); err != nil {
+					t.Fatal(err)
+				}
+				wantRoot, set := gt.Commit(false)
+				gotRoot, got := commitChanges(t, tr)
+				if gotRoot != wantRoot {
+					t.Fatalf("root %x, want %x", gotRoot, wantRoot)
+				}
+				if d := diffChanges(got, gethChanges(set)); d != "" {
+					t.Fatalf("commit differs from go-ethereum's node set:\n%s", d)
+				}
+			})
+		}
+	}
+}
+
+// TestTrieBatchRootCollapse: a batch that empties one of the root's two
+// subtrees and then grows a third one collapses the root on the way, when
+// applied in order: the other subtree's leaf merges into the root and is
+// split off again, so go-ethereum's node set stores it anew. UpdateBatch
+// must see that the order matters and match it, for every worker count.
+func TestTrieBatchRootCollapse(t *testing.T) {
+	for _, workers := range []int{1, 2, 8} {
+		for _, growFirst := range []bool{false, true} {
+			t.Run(fmt.Sprintf("workers=%d/growFirst=%v", workers, growFirst), func(t *testing.T) {
+				store := newPathStore()
+				var keys, values [][]byte
+				for i := range 40 {
+					keys = append(keys, []byte{0x10 | byte(i%16), byte(i), 1})
+					values = append(values, bytes.Repeat([]byte{byte(i) + 1}, 40))
+				}
+				// A leaf stored on its own, not embedded in its parent.
+				keys = append(keys, []byte{0x25, 5, 5})
+				values = append(values, bytes.Repeat([]byte{9}, 40))
+				root := gethCommitted(t, store, keys, values)
+				var ops []op
+				for _, k := range keys[:40] {
+					ops = append(ops, op{key: k})
+				}
+				grow := op{[]byte{0x37, 7, 7}, bytes.Repeat([]byte{7}, 40)}
+				if growFirst {
+					ops = append([]op{grow}, ops...)
+				} else {
+					ops = append(ops, grow)
+				}
+				gt, err := trie.New(trie.TrieID(common.Hash(root)), store)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, o := range ops {
+					if err := gt.Update(o.key, o.value); err != nil {
+						t.Fatal(err)
+					}
+				}
+				tr, err := Options{Workers: workers}.NewTrie(root, store.source())
+				if err != nil {
+					t.Fatal(err)
+				}
+				bk, bv := batchOf(ops)
 				if err := tr.UpdateBatch(bk, bv); err != nil {
 					t.Fatal(err)
 				}
