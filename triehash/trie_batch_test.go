@@ -443,7 +443,7 @@ func TestTrieBatchBadInput(t *testing.T) {
 // keys that leave that extension, against go-ethereum.
 func TestTrieBatchShapes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
-	for _, shape := range []string{"empty", "leaf", "extension"} {
+	for _, shape := range []string{"empty", "leaf", "extension", "below-extension"} {
 		for _, workers := range []int{1, 2, 8} {
 			t.Run(fmt.Sprintf("%s/workers=%d", shape, workers), func(t *testing.T) {
 				store := newPathStore()
@@ -451,7 +451,7 @@ func TestTrieBatchShapes(t *testing.T) {
 				switch shape {
 				case "leaf":
 					keys, values = [][]byte{{0xab, 1}}, [][]byte{{1}}
-				case "extension":
+				case "extension", "below-extension":
 					for i := range 300 {
 						keys = append(keys, []byte{0xab, byte(i), byte(i >> 8), byte(rng.Uint32())})
 						values = append(values, randomValue(rng, 40))
@@ -461,7 +461,11 @@ func TestTrieBatchShapes(t *testing.T) {
 				var ops []op
 				for i := range 200 {
 					k := []byte{0xab, byte(rng.IntN(300)), byte(rng.IntN(2)), byte(rng.Uint32())}
-					switch {
+					switch below := shape == "below-extension"; {
+					case below && i%5 == 0:
+						ops = append(ops, op{key: keys[rng.IntN(len(keys))]})
+						continue
+					case below:
 					case i%7 == 0:
 						k = []byte{byte(rng.Uint32()), 2} // leaves the extension
 					case i%5 == 0 && len(keys) > 0:
@@ -489,8 +493,12 @@ func TestTrieBatchShapes(t *testing.T) {
 				if err := tr.Prefetch(bk); err != nil {
 					t.Fatal(err)
 				}
+				parallel := parallelApplies.Load()
 				if err := tr.UpdateBatch(bk, bv); err != nil {
 					t.Fatal(err)
+				}
+				if shape == "below-extension" && workers > 1 && parallelApplies.Load() == parallel {
+					t.Fatal("the batch below the extension root was not applied subtree by subtree")
 				}
 				wantRoot, set := gt.Commit(false)
 				gotRoot, got := commitChanges(t, tr)
