@@ -76,18 +76,27 @@ func (s *StateTrie) GetAccount(addr common.Address) (*types.StateAccount, error)
 // Merkle StateTrie. If this StateTrie changes the account's storage, the
 // root it computes replaces acc.Root at the next Hash or Commit.
 func (s *StateTrie) UpdateAccount(addr common.Address, acc *types.StateAccount, codeLen int) error {
-	if len(acc.CodeHash) != 32 || acc.Balance == nil {
+	value, err := encodeAccount(addr, acc)
+	if err != nil {
+		return err
+	}
+	return s.accounts.Update(Keccak256(addr[:]), value)
+}
+
+// encodeAccount returns acc's encoding in the account trie, as go-ethereum's
+// StateTrie writes it.
+func encodeAccount(addr common.Address, acc *types.StateAccount) ([]byte, error) {
+	if acc == nil || len(acc.CodeHash) != 32 || acc.Balance == nil {
 		// Not a shape AppendAccount writes: encode as go-ethereum does.
 		value, err := rlp.EncodeToBytes(acc)
 		if err != nil {
-			return fmt.Errorf("adapter: account %x: %w", addr, err)
+			return nil, fmt.Errorf("adapter: account %x: %w", addr, err)
 		}
-		return s.accounts.Update(Keccak256(addr[:]), value)
+		return value, nil
 	}
-	value := triehash.AppendAccount(nil, &triehash.Account{
+	return triehash.AppendAccount(nil, &triehash.Account{
 		Nonce: acc.Nonce, Balance: *acc.Balance, StorageRoot: acc.Root, CodeHash: [32]byte(acc.CodeHash),
-	})
-	return s.accounts.Update(Keccak256(addr[:]), value)
+	}), nil
 }
 
 // DeleteAccount removes the account at addr, and the changes to its

@@ -32,7 +32,10 @@ func openTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase) (*tr
 	return opts.NewTrie(id.Root, nodeReader{reader: reader, owner: id.Owner})
 }
 
-// nodeReader serves a trie's nodes from go-ethereum's trie database.
+// nodeReader serves a trie's nodes from go-ethereum's trie database. Its
+// readers (hash and path scheme) are safe for concurrent use, as the
+// Trie's Prefetch and UpdateBatch need: go-ethereum's prefetcher and its
+// own UpdateBatch read through them from several goroutines too.
 type nodeReader struct {
 	reader database.NodeReader
 	owner  common.Hash

@@ -27,6 +27,7 @@
 //	t, err := triehash.NewTrie(parentRoot, source)
 //	...
 //	err = t.Update(key, value)   // an empty value deletes
+//	err = t.UpdateBatch(keys, values) // the same, paths loaded on all cores
 //	root := t.Hash()
 //	root, err = t.Commit(func(path []byte, hash [32]byte, blob []byte) {
 //		// store blob at path; a nil blob deletes the node at path

@@ -15,18 +15,60 @@ import (
 // commits: the node sets must match path by path, and go-ethereum's trie
 // is reopened from the store at the new root, from which a second Trie is
 // opened too. Values, roots and the final commit are compared as well.
+// A change whose opcode byte has bit 2 set joins a batch, applied to the
+// Tries by one UpdateBatch when a change without it, a commit or the end
+// comes (go-ethereum's trie takes each change as it comes), after which
+// the batch's keys are read back.
 func FuzzTrie(f *testing.F) {
 	f.Add([]byte("\x00\x02ab\x05hello\x00\x01a\x01x\x03\x01\x02ab\x03\x00\x00\x03y"))
 	f.Add([]byte("\x00\x03abc\x20aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\x00\x03abd\x01b\x03\x02\x03abc\x03"))
 	f.Add([]byte("\x00\x01\x00\x01a\x00\x01\x01\x01b\x00\x01\x02\x01c\x03\x01\x01\x00\x03\x01\x01\x01\x03"))
+	// Batches large enough to be spread over workers, with deletions.
+	var batches []byte
+	for i := range 48 {
+		batches = append(batches, 4, 3, byte(i), byte(i>>2), byte(i>>4), 2, 'v', byte(i))
+	}
+	batches = append(batches, 3)
+	for i := range 40 {
+		code := byte(4 + 2*(i%3&1)) // updates and deletions
+		batches = append(batches, code, 3, byte(i), byte(i>>2), byte(i>>4))
+		if code == 4 {
+			batches = append(batches, 1, 'w')
+		}
+	}
+	f.Add(append(batches, 3))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		store := newPathStore()
 		gt, _ := trie.New(trie.TrieID(EmptyRoot), store)
 		kept, _ := Options{Workers: 1 + len(data)%3}.NewTrie(EmptyRoot, store.source())
 		reopened, _ := NewTrie(EmptyRoot, store.source())
+		var batch []op
+		batchErr := false
+		flush := func() {
+			if len(batch) == 0 {
+				return
+			}
+			bk, bv := batchOf(batch)
+			for name, tr := range map[string]*Trie{"kept": kept, "reopened": reopened} {
+				if err := tr.UpdateBatch(bk, bv); (err != nil) != batchErr {
+					t.Fatalf("%s: UpdateBatch of %d changes: error %v, go-ethereum's failed: %v", name, len(bk), err, batchErr)
+				}
+				for _, k := range bk {
+					got, _ := tr.Get(k)
+					want, _ := gt.Get(k)
+					if !bytes.Equal(got, want) {
+						t.Fatalf("%s: after UpdateBatch, Get(%x) = %x, want %x", name, k, got, want)
+					}
+				}
+			}
+			batch, batchErr = batch[:0], false
+		}
 		for len(data) > 0 {
-			code := data[0] % 4
+			code, batched := data[0]%4, data[0]&4 != 0
 			data = data[1:]
+			if code == 3 || !batched {
+				flush()
+			}
 			if code == 3 {
 				wantRoot, set := gt.Commit(false)
 				want := gethChanges(set)
@@ -58,6 +100,11 @@ func FuzzTrie(f *testing.F) {
 				value = fuzzBytes(&data, 41)
 			}
 			wantErr := gt.Update(key, value)
+			if batched {
+				batch = append(batch, op{key, value})
+				batchErr = batchErr || wantErr != nil
+				continue
+			}
 			for name, tr := range map[string]*Trie{"kept": kept, "reopened": reopened} {
 				var err error
 				if code == 2 {
@@ -75,6 +122,7 @@ func FuzzTrie(f *testing.F) {
 				}
 			}
 		}
+		flush()
 		want := gt.Hash()
 		for name, tr := range map[string]*Trie{"kept": kept, "reopened": reopened} {
 			if got := tr.Hash(); got != want {

@@ -86,7 +86,8 @@ func newProofSet(nodes [][]byte) proofSet {
 // NewProofSource(nodes)) opens the partial trie those nodes reveal, which
 // can be read, changed and rehashed along the proven paths. That is the
 // primitive of stateless verification. A path the nodes do not reveal is a
-// MissingNodeError. The nodes are not copied: do not change them.
+// MissingNodeError. The nodes are not copied: do not change them. The
+// source only reads, so it is safe for concurrent use.
 func NewProofSource(nodes [][]byte) NodeSource { return newProofSet(nodes) }
 
 // Node returns the node with the given hash, wherever its path.

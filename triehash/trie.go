@@ -22,6 +22,11 @@ import (
 // returns (a hash-keyed store holds nodes by hash; go-ethereum's path-based
 // reader checks it). Wrap a source that cannot promise this in
 // VerifyingSource.
+//
+// Prefetch and UpdateBatch call Node from several goroutines at once, so a
+// source must be safe for concurrent use (go-ethereum's readers, a map that
+// no one writes, NewProofSource and VerifyingSource over a safe source
+// are).
 type NodeSource interface {
 	Node(path []byte, hash [32]byte) ([]byte, error)
 }

@@ -67,7 +67,7 @@ func decodeNode(blob []byte) (node, error) {
 	if len(blob) == 0 {
 		return nil, fmt.Errorf("empty node: %w", rlpstream.ErrUnexpectedEnd)
 	}
-	if n := decodeFullOfHashes(blob); n != nil {
+	if n := decodeBranchOfHashes(blob); n != nil {
 		return n, nil
 	}
 	items, _, err := rlpstream.SplitList(blob)
@@ -98,25 +98,49 @@ func decodeNode(blob []byte) (node, error) {
 	return nil, fmt.Errorf("%w: %d items", errNodeItems, count)
 }
 
-// fullOfHashesSize is the size of a branch with 16 children by hash and no
-// value, the most common node of a large trie: a 3-byte list header, 16
-// 33-byte references and an empty string.
-const fullOfHashesSize = 3 + 16*33 + 1
-
-// decodeFullOfHashes decodes blob if it is such a branch, and returns nil
-// for any other node, which the general decoder reads.
-func decodeFullOfHashes(blob []byte) *fullNode {
-	if len(blob) != fullOfHashesSize || blob[0] != 0xf9 || blob[1] != 0x02 || blob[2] != 0x11 || blob[fullOfHashesSize-1] != 0x80 {
+// decodeBranchOfHashes decodes blob if it is a branch whose children are
+// all hashes or empty and which has no value, the nodes of a large trie
+// but its leaves, and returns nil for any other node (or a header that is
+// not canonical, or bytes after the list), which the general decoder reads.
+func decodeBranchOfHashes(blob []byte) *fullNode {
+	if len(blob) < 2 {
 		return nil
 	}
-	for i := range 16 {
-		if blob[3+33*i] != 0xa0 {
+	var pos, size int
+	switch b := blob[0]; {
+	case b >= 0xc0 && b <= 0xf7:
+		pos, size = 1, int(b-0xc0)
+	case b == 0xf8:
+		pos, size = 2, int(blob[1])
+		if size < 56 {
 			return nil
 		}
+	case b == 0xf9 && len(blob) >= 3:
+		pos, size = 3, int(blob[1])<<8|int(blob[2])
+		if size < 256 {
+			return nil
+		}
+	default:
+		return nil
+	}
+	end := pos + size
+	if end != len(blob) {
+		return nil
 	}
 	n := new(fullNode)
 	for i := range 16 {
-		n.children[i] = (*hashNode)(blob[4+33*i : 4+33*i+32])
+		switch {
+		case pos < end && blob[pos] == 0x80:
+			pos++
+		case pos+33 <= end && blob[pos] == 0xa0:
+			n.children[i] = (*hashNode)(blob[pos+1 : pos+33])
+			pos += 33
+		default:
+			return nil
+		}
+	}
+	if pos+1 != end || blob[pos] != 0x80 {
+		return nil
 	}
 	return n
 }

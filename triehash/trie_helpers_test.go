@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -20,7 +21,7 @@ import (
 // source, a Trie; both read the same nodes, and commits are applied to it.
 type pathStore struct {
 	nodes map[string][]byte
-	reads int
+	reads atomic.Int64 // Node is called from several goroutines at once
 }
 
 func newPathStore() *pathStore { return &pathStore{nodes: map[string][]byte{}} }
@@ -33,7 +34,7 @@ func (s *pathStore) Node(_ common.Hash, path []byte, hash common.Hash) ([]byte, 
 }
 
 func (s *pathStore) node(path []byte, hash [32]byte) ([]byte, error) {
-	s.reads++
+	s.reads.Add(1)
 	blob, ok := s.nodes[string(path)]
 	if !ok {
 		return nil, fmt.Errorf("no node at path %x", path)

@@ -14,7 +14,8 @@ var errWrongNode = errors.New("triehash: source returned a node of another hash"
 // the nodes it returns (a store keyed by path alone, a cache, the network)
 // and checks each one: a node whose Keccak-256 is not the hash asked for is
 // an error, which the Trie reports as a MissingNodeError for that path and
-// hash. The check costs one hash of every node loaded.
+// hash. The check costs one hash of every node loaded. It is safe for
+// concurrent use if src is.
 func VerifyingSource(src NodeSource) NodeSource { return verifyingSource{src} }
 
 type verifyingSource struct{ src NodeSource }

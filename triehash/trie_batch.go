@@ -1,0 +1,445 @@
+package triehash
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// Batches of changes. Most of an Update's time goes into loading the cold
+// nodes on its path (the source's lookup and the decoding), and loads of
+// different keys do not depend on one another: Prefetch loads the paths of
+// a batch of keys on all the trie's workers, and UpdateBatch prefetches its
+// keys' paths that way, then applies the changes, in parallel too where
+// that cannot change the outcome (see trie_batch_apply.go).
+//
+// The workers split the keys by the subtree of the first branch from the
+// root (the root, or the child of an extension root), one worker a subtree
+// at a time. While prefetching, a worker writes only into the slots of its
+// own subtree, and only to put a loaded node in place of the hash that
+// stood for it, which changes nothing that Hash or Commit can see (see the
+// comment above Trie.insert).
+
+// batchMinKeys is the number of keys below which a batch is handled on the
+// calling goroutine: a goroutine costs about what loading a node does, and
+// a small batch gains little from spreading.
+const batchMinKeys = 32
+
+// Prefetch loads every node along the paths of keys, the nodes Get would
+// load for them, so that Get, Update and Delete of those keys find them in
+// memory. The loads are spread over the trie's workers (see Options.NewTrie)
+// by subtree, so the trie's NodeSource is called from several goroutines at
+// once.
+//
+// Loading changes nothing that Hash, Commit or Get report. If a node is
+// missing or does not decode, Prefetch returns the error of the first key,
+// in the order given, that needs it (a *MissingNodeError or
+// *InvalidNodeError inside), whatever the number of workers; the nodes
+// loaded before stay loaded. A key over MaxKeyLength is an error before
+// anything is loaded.
+func (t *Trie) Prefetch(keys [][]byte) error {
+	for i, key := range keys {
+		if err := checkKey(key); err != nil {
+			return fmt.Errorf("triehash: Prefetch key %d: %w", i, err)
+		}
+	}
+	if _, i, err := t.prefetch(keys, nil); err != nil {
+		return fmt.Errorf("triehash: Prefetch key %d: %w", i, err)
+	}
+	return nil
+}
+
+// UpdateBatch applies Update(keys[i], values[i]) for every i in order (an
+// empty value deletes the key), with the same result, root and Commit node
+// set as those calls. With several workers and enough keys, the paths of
+// all the keys are first loaded in parallel, as Prefetch does, with the
+// nodes a deletion may have to merge with where they can be told in
+// advance. Then, if every load succeeded and the branch the keys split at
+// keeps two children whatever the order of the changes, each worker
+// applies the changes to its subtrees, in order; otherwise (and with one
+// worker) the changes are applied in order on the calling goroutine. The
+// trie keeps its own copies of the values.
+//
+// Keys and values of different lengths, or a key over MaxKeyLength, are
+// an error before anything changes. If a change fails (a node it needs is
+// missing or invalid), UpdateBatch stops there, as a loop of Update would:
+// the changes before keys[i] stay applied, keys[i] and those after it are
+// not, and the error names i and wraps the *MissingNodeError or
+// *InvalidNodeError.
+func (t *Trie) UpdateBatch(keys, values [][]byte) error {
+	if len(keys) != len(values) {
+		return fmt.Errorf("%w: UpdateBatch with %d keys and %d values", ErrLengthMismatch, len(keys), len(values))
+	}
+	for i, key := range keys {
+		if err := checkKey(key); err != nil {
+			return fmt.Errorf("triehash: UpdateBatch key %d: %w", i, err)
+		}
+	}
+	if t.parallel(len(keys)) {
+		// A load that fails here is left for the change that needs it,
+		// which meets the same node and reports it in order.
+		sp, _, err := t.prefetch(keys, values)
+		if err == nil && sp != nil && sp.complete && sp.above == 0 && sp.keepsTwoChildren() {
+			return t.applySplit(sp, keys, values)
+		}
+	}
+	for i := range keys {
+		if err := t.Update(keys[i], values[i]); err != nil {
+			return fmt.Errorf("triehash: UpdateBatch key %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// workerCount returns the number of goroutines the trie works on.
+func (t *Trie) workerCount() int {
+	if t.workers > 0 {
+		return t.workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// parallel reports whether a batch of n keys is worth spreading.
+func (t *Trie) parallel(n int) bool { return n >= batchMinKeys && t.workerCount() > 1 }
+
+// batchSplit is a batch's keys grouped by the child of the branch they
+// split at.
+type batchSplit struct {
+	branch *fullNode
+	prefix []byte     // the nibbles from the root to the branch
+	ext    *shortNode // the extension root above the branch, if any
+	order  []int32    // the keys' indexes, child by child, in order
+	// child n's keys are order[starts[n]:starts[n+1]], those that end at
+	// the branch (its value) come last, as child 16
+	starts [18]int32
+	above  int             // keys that end above the branch or leave the prefix
+	dels   [17]int         // deletions below each child
+	loads  [16]*nodeLoader // each child's loader, for its bookkeeping
+	errs   [16]error       // each child's first failed load on a key's path
+	errAt  [16]int         // and that key's index
+	// nibbles holds the nibbles of each child's keys, one after another,
+	// for the changes to reuse; ends says where each ends.
+	nibbles [16][]byte
+	ends    [16][]int32
+	// complete says every load succeeded, those made in case a deletion
+	// needs them included.
+	complete bool
+}
+
+// prefetch loads the paths of keys and, with values, the nodes their
+// deletions may merge with. It returns the split it made (nil if it loaded
+// on the calling goroutine), and the index of the first key whose path
+// failed to load and the error, or -1 and nil.
+func (t *Trie) prefetch(keys, values [][]byte) (*batchSplit, int, error) {
+	l := newNodeLoader(t, keys, values)
+	if !t.parallel(len(keys)) {
+		i, err := l.inOrder(keys, values)
+		return nil, i, err
+	}
+	// Find the branch to split at: the root or an extension root's child,
+	// loading them on the way. Each key passes through it or ends above.
+	sp := &batchSplit{}
+	slot := &t.root
+	for {
+		switch n := (*slot).(type) {
+		case *hashNode:
+			// Every key through this slot needs the node: the first one
+			// that reaches it fails if it does not load.
+			first := 0
+			for ; first < len(keys) && !hasNibblePrefix(keys[first], sp.prefix); first++ {
+			}
+			if first == len(keys) {
+				return nil, -1, nil
+			}
+			loaded, err := t.load(n, sp.prefix)
+			if err != nil {
+				return nil, first, err
+			}
+			*slot = loaded
+			continue
+		case *shortNode:
+			if sp.ext == nil && !n.isLeaf() {
+				sp.ext, sp.prefix, slot = n, n.key, &n.val
+				continue
+			}
+		case *fullNode:
+			sp.branch = n
+			i, err := t.prefetchSplit(sp, l, keys, values, t.workerCount())
+			return sp, i, err
+		}
+		// A leaf or nothing (no node below), or a shape no trie of keys
+		// has: the plain walk does what Get would.
+		i, err := l.inOrder(keys, values)
+		return nil, i, err
+	}
+}
+
+// prefetchSplit loads the paths of keys below the split's branch, each
+// child's keys on one worker, in the order given.
+func (t *Trie) prefetchSplit(sp *batchSplit, l *nodeLoader, keys, values [][]byte, workers int) (int, error) {
+	depth := len(sp.prefix)
+	// Group the keys by their nibble at depth, in order: a counting sort.
+	nibbleOf := make([]int8, len(keys))
+	for i, key := range keys {
+		nib := -1 // the key ends above the branch or parts from the prefix
+		if hasNibblePrefix(key, sp.prefix) && depth <= 2*len(key) {
+			nib = terminator
+			if depth < 2*len(key) {
+				nib = int(nibbleAt(key, depth))
+			}
+			sp.starts[nib+1]++
+			if values != nil && len(values[i]) == 0 {
+				sp.dels[nib]++
+			}
+		} else {
+			sp.above++
+		}
+		nibbleOf[i] = int8(nib)
+	}
+	for nib := 1; nib < len(sp.starts); nib++ {
+		sp.starts[nib] += sp.starts[nib-1]
+	}
+	sp.order = make([]int32, sp.starts[17])
+	next := sp.starts
+	for i, nib := range nibbleOf {
+		if nib >= 0 {
+			sp.order[next[nib]] = int32(i)
+			next[nib]++
+		}
+	}
+	// The worker of each child writes only below it. Deletions that leave
+	// the branch itself with one child merge it with that child, which
+	// belongs to another worker: load the children here if they might.
+	sp.complete = true
+	if values != nil && l.mayCollapse(sp.branch, sp.prefix) {
+		sp.complete = l.loadChildren(sp.branch, sp.prefix)
+	}
+	var (
+		firstErr   atomic.Int64 // index of the first key known to fail
+		nextNibble atomic.Int32
+		wg         sync.WaitGroup
+	)
+	firstErr.Store(int64(len(keys)))
+	for range workers {
+		wg.Go(func() {
+			for {
+				nib := int(nextNibble.Add(1) - 1)
+				if nib >= 16 {
+					return
+				}
+				w := l.fork()
+				sp.loads[nib] = w
+				mine := sp.order[sp.starts[nib]:sp.starts[nib+1]]
+				if len(mine) == 0 {
+					continue
+				}
+				nibbles := make([]byte, 0, len(mine)*(2*len(keys[mine[0]])+1))
+				ends := make([]int32, 0, len(mine))
+				for _, i := range mine {
+					if int64(i) > firstErr.Load() {
+						break // a key before it fails already
+					}
+					start := len(nibbles)
+					nibbles = appendKeyNibbles(nibbles, keys[i])
+					ends = append(ends, int32(len(nibbles)))
+					if err := w.path(&sp.branch.children[nib], nibbles[start:], depth+1, changeOf(values, int(i))); err != nil {
+						sp.errs[nib], sp.errAt[nib] = err, int(i)
+						for {
+							old := firstErr.Load()
+							if int64(i) >= old || firstErr.CompareAndSwap(old, int64(i)) {
+								break
+							}
+						}
+						break
+					}
+				}
+				sp.nibbles[nib], sp.ends[nib] = nibbles, ends
+			}
+		})
+	}
+	wg.Wait()
+	first, err := -1, error(nil)
+	for nib, e := range sp.errs {
+		if e != nil && (err == nil || sp.errAt[nib] < first) {
+			first, err = sp.errAt[nib], e
+		}
+		if w := sp.loads[nib]; w != nil && w.incomplete {
+			sp.complete = false
+		}
+	}
+	return first, err
+}
+
+// nodeLoader walks keys' paths and loads what they need. For a batch with
+// deletions it also loads, in case a deletion needs them, the children of
+// every branch the deletions might leave with one child, so that the
+// changes find every node they need in memory.
+type nodeLoader struct {
+	t *Trie
+	// deletes holds the nibbles of the deleted keys, sorted, to count
+	// those below a branch; nil without deletions.
+	deletes    [][]byte
+	buf        []byte
+	incomplete bool // a load made in case a change needs it failed
+}
+
+func newNodeLoader(t *Trie, keys, values [][]byte) *nodeLoader {
+	l := &nodeLoader{t: t}
+	for i := range values {
+		if len(values[i]) == 0 {
+			l.deletes = append(l.deletes, keyNibbles(keys[i]))
+		}
+	}
+	slices.SortFunc(l.deletes, bytes.Compare)
+	return l
+}
+
+// fork returns a loader for another goroutine.
+func (l *nodeLoader) fork() *nodeLoader { return &nodeLoader{t: l.t, deletes: l.deletes} }
+
+// inOrder loads the paths of keys on the calling goroutine.
+func (l *nodeLoader) inOrder(keys, values [][]byte) (int, error) {
+	for i, key := range keys {
+		l.buf = appendKeyNibbles(l.buf[:0], key)
+		if err := l.path(&l.t.root, l.buf, 0, changeOf(values, i)); err != nil {
+			return i, err
+		}
+	}
+	return -1, nil
+}
+
+// The changes a key's path is loaded for.
+const (
+	forRead   = iota // Get, or Prefetch
+	forInsert        // also the child of an extension the insertion splits
+	forDelete        // also the children of the branches it may collapse
+)
+
+// changeOf returns what keys[i] is loaded for.
+func changeOf(values [][]byte, i int) int {
+	switch {
+	case values == nil:
+		return forRead
+	case len(values[i]) == 0:
+		return forDelete
+	}
+	return forInsert
+}
+
+// path loads the nodes along the nibbles k from *slot, the node at depth
+// pos, down to where k ends or leaves the trie, putting each loaded node in
+// place of its hash. For a deletion it loads on the way the children of
+// the branches that the batch's deletions might leave with one child; for
+// an insertion the child of an extension it splits, which a deletion of
+// the same key later in the batch merges with.
+func (l *nodeLoader) path(slot *node, k []byte, pos int, change int) error {
+	t := l.t
+	for {
+		switch n := (*slot).(type) {
+		case *hashNode:
+			loaded, err := t.load(n, k[:pos])
+			if err != nil {
+				return err
+			}
+			*slot = loaded
+		case *shortNode:
+			if !bytes.HasPrefix(k[pos:], n.key) {
+				if h, ok := n.val.(*hashNode); ok && change == forInsert && l.deletes != nil {
+					l.speculate(&n.val, h, slices.Concat(k[:pos], n.key))
+				}
+				return nil
+			}
+			slot, pos = &n.val, pos+len(n.key)
+		case *fullNode:
+			if pos >= len(k) {
+				return nil
+			}
+			if change == forDelete && l.mayCollapse(n, k[:pos]) && !l.loadChildren(n, k[:pos]) {
+				l.incomplete = true
+			}
+			slot, pos = &n.children[k[pos]], pos+1
+		default: // nil or a value: the path ends
+			return nil
+		}
+	}
+}
+
+// speculate loads h into *slot, at path, in case a change needs it.
+func (l *nodeLoader) speculate(slot *node, h *hashNode, path []byte) bool {
+	loaded, err := l.t.load(h, path)
+	if err != nil {
+		l.incomplete = true
+		return false
+	}
+	*slot = loaded
+	return true
+}
+
+// mayCollapse reports whether the deletions might leave branch n, at
+// path, with one child: a child goes only by a deletion below it, so it
+// takes at least as many deletions as n has children less one.
+func (l *nodeLoader) mayCollapse(n *fullNode, path []byte) bool {
+	return l.deletesBelow(path) >= countChildren(n)-1
+}
+
+// loadChildren loads every child of branch n, at path, and reports whether
+// all loaded.
+func (l *nodeLoader) loadChildren(n *fullNode, path []byte) bool {
+	ok := true
+	for i, child := range n.children[:16] {
+		if h, isHash := child.(*hashNode); isHash {
+			ok = l.speculate(&n.children[i], h, append(slices.Clip(path), byte(i))) && ok
+		}
+	}
+	return ok
+}
+
+// deletesBelow returns the number of deleted keys whose nibbles start with
+// path.
+func (l *nodeLoader) deletesBelow(path []byte) int {
+	lo, _ := slices.BinarySearchFunc(l.deletes, path, bytes.Compare)
+	hi := lo
+	for hi < len(l.deletes) && bytes.HasPrefix(l.deletes[hi], path) {
+		hi++
+		if hi-lo > 16 {
+			return hi - lo // more than any branch has children
+		}
+	}
+	return hi - lo
+}
+
+// countChildren returns the number of children of n, its value included.
+func countChildren(n *fullNode) int {
+	count := 0
+	for _, c := range &n.children {
+		if c != nil {
+			count++
+		}
+	}
+	return count
+}
+
+// nibbleAt returns nibble i of key (i < 2*len(key)).
+func nibbleAt(key []byte, i int) byte {
+	if i%2 == 0 {
+		return key[i/2] >> 4
+	}
+	return key[i/2] & 0x0f
+}
+
+// hasNibblePrefix reports whether the nibbles of key start with prefix
+// (nibbles without a terminator).
+func hasNibblePrefix(key, prefix []byte) bool {
+	if len(prefix) > 2*len(key) {
+		return false
+	}
+	for i, nib := range prefix {
+		if nibbleAt(key, i) != nib {
+			return false
+		}
+	}
+	return true
+}
