@@ -10,6 +10,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/crypto"
 	"golang.org/x/sys/cpu"
+
+	"github.com/keccakroot/keccakroot/internal/benchturns"
 )
 
 // These tests call the amd64 assembly kernels directly, each against the
@@ -229,4 +231,63 @@ func BenchmarkPermute(b *testing.B) {
 			checkState(b, &got, &want)
 		})
 	}
+}
+
+// BenchmarkKernelTurns is BenchmarkKernel with the kernels this CPU runs
+// and go-ethereum's sponge taking turns on 16 KiB (120 blocks; see
+// benchturns), each turn timed by the thread's CPU time as
+// BenchmarkOpenSSL is: on a shared host the wall-clock BenchmarkKernel
+// moves by tens of percent, these ratios by a few. It reports each one's
+// time per block and each one's time over the first kernel's
+// (ratio-<impl>), and checks each kernel's state against the portable Go
+// kernel and go-ethereum's digest after the timed loop.
+func BenchmarkKernelTurns(b *testing.B) {
+	data := make([]byte, 120*136)
+	for i := range data {
+		data[i] = byte(i*7 + 3)
+	}
+	var (
+		kernels []amd64Kernel
+		turns   []benchturns.Turn
+	)
+	states := make([][25]uint64, len(amd64Kernels))
+	for _, k := range amd64Kernels {
+		if k.has {
+			i, absorb := len(kernels), k.absorb
+			kernels = append(kernels, k)
+			turns = append(turns, benchturns.Turn{Call: func(int) { absorb(&states[i], data) }})
+		}
+	}
+	if len(kernels) == 0 {
+		b.Skip("the CPU runs none of the amd64 kernels")
+	}
+	geth := crypto.NewKeccakState()
+	turns = append(turns, benchturns.Turn{Call: func(int) {
+		geth.Reset()
+		geth.Write(data)
+	}})
+
+	clock := startCPUClock()
+	perCall := benchturns.MeasureBy(b, 8, turns, clock.now)
+	clock.stop()
+	for i, t := range perCall {
+		name := "geth"
+		if i < len(kernels) {
+			name = kernels[i].name
+		}
+		b.ReportMetric(t/120, "ns/block-"+name)
+		if i > 0 {
+			b.ReportMetric(t/perCall[0], "ratio-"+name)
+		}
+	}
+	var want [25]uint64
+	absorbGeneric(&want, data)
+	for _, k := range kernels {
+		var got [25]uint64
+		k.absorb(&got, data)
+		checkState(b, &got, &want)
+	}
+	var digest [32]byte
+	geth.Read(digest[:])
+	checkDigest(b, digest[:], referenceDigest(data, 32))
 }
