@@ -3874,9 +3874,9 @@ TEXT ·absorbBlocksAVX512VL(SB), $128-32
 	VMOVQ 192(DI), X24
 	MOVQ  p_base+8(FP), SI
 	MOVQ  p_len+16(FP), CX
-	TESTQ CX, CX
-	JZ    done
-	ADDQ  SI, CX
+	CMPQ  CX, $0x00000088
+	JB    done
+	LEAQ  -135(SI)(CX*1), CX
 
 block:
 	VPXORQ.BCST (SI), X0, X0

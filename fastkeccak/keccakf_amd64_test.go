@@ -140,7 +140,7 @@ func TestAbsorbBlocksEdgesAVX512VL(t *testing.T) { testAbsorbBlocksEdges(t, kern
 func testAbsorbBlocksEdges(t *testing.T, k amd64Kernel) {
 	k.need(t)
 
-	buf := bytes.Repeat([]byte{0xFF}, 2*136)
+	buf := bytes.Repeat([]byte{0xFF}, 3*136)
 	var got, want [25]uint64
 	k.absorb(&got, buf[:136])
 	xorBlock(&want, buf)
@@ -153,6 +153,19 @@ func testAbsorbBlocksEdges(t *testing.T, k amd64Kernel) {
 	k.absorb(&got, buf[:0])
 	if got != before {
 		t.Fatal("absorbing nothing changed the state")
+	}
+
+	// A tail shorter than a block is ignored, not absorbed from the bytes
+	// past it.
+	for _, blocks := range []int{0, 1, 2} {
+		for _, tail := range []int{1, 8, 135} {
+			var whole, withTail [25]uint64
+			k.absorb(&whole, buf[:136*blocks])
+			k.absorb(&withTail, buf[:136*blocks+tail])
+			if withTail != whole {
+				t.Fatalf("%d blocks and %d more bytes: the tail changed the state", blocks, tail)
+			}
+		}
 	}
 
 	rng := rand.New(rand.NewPCG(5, 6))
