@@ -10,6 +10,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/crypto"
 	"golang.org/x/sys/cpu"
+
+	"github.com/keccakroot/keccakroot/internal/benchturns"
 )
 
 // These tests call the amd64 assembly kernels directly, each against the
@@ -138,7 +140,7 @@ func TestAbsorbBlocksEdgesAVX512VL(t *testing.T) { testAbsorbBlocksEdges(t, kern
 func testAbsorbBlocksEdges(t *testing.T, k amd64Kernel) {
 	k.need(t)
 
-	buf := bytes.Repeat([]byte{0xFF}, 2*136)
+	buf := bytes.Repeat([]byte{0xFF}, 3*136)
 	var got, want [25]uint64
 	k.absorb(&got, buf[:136])
 	xorBlock(&want, buf)
@@ -151,6 +153,19 @@ func testAbsorbBlocksEdges(t *testing.T, k amd64Kernel) {
 	k.absorb(&got, buf[:0])
 	if got != before {
 		t.Fatal("absorbing nothing changed the state")
+	}
+
+	// A tail shorter than a block is ignored, not absorbed from the bytes
+	// past it.
+	for _, blocks := range []int{0, 1, 2} {
+		for _, tail := range []int{1, 8, 135} {
+			var whole, withTail [25]uint64
+			k.absorb(&whole, buf[:136*blocks])
+			k.absorb(&withTail, buf[:136*blocks+tail])
+			if withTail != whole {
+				t.Fatalf("%d blocks and %d more bytes: the tail changed the state", blocks, tail)
+			}
+		}
 	}
 
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -229,4 +244,63 @@ func BenchmarkPermute(b *testing.B) {
 			checkState(b, &got, &want)
 		})
 	}
+}
+
+// BenchmarkKernelTurns is BenchmarkKernel with the kernels this CPU runs
+// and go-ethereum's sponge taking turns on 16 KiB (120 blocks; see
+// benchturns), each turn timed by the thread's CPU time as
+// BenchmarkOpenSSL is: on a shared host the wall-clock BenchmarkKernel
+// moves by tens of percent, these ratios by a few. It reports each one's
+// time per block and each one's time over the first kernel's
+// (ratio-<impl>), and checks each kernel's state against the portable Go
+// kernel and go-ethereum's digest after the timed loop.
+func BenchmarkKernelTurns(b *testing.B) {
+	data := make([]byte, 120*136)
+	for i := range data {
+		data[i] = byte(i*7 + 3)
+	}
+	var (
+		kernels []amd64Kernel
+		turns   []benchturns.Turn
+	)
+	states := make([][25]uint64, len(amd64Kernels))
+	for _, k := range amd64Kernels {
+		if k.has {
+			i, absorb := len(kernels), k.absorb
+			kernels = append(kernels, k)
+			turns = append(turns, benchturns.Turn{Call: func(int) { absorb(&states[i], data) }})
+		}
+	}
+	if len(kernels) == 0 {
+		b.Skip("the CPU runs none of the amd64 kernels")
+	}
+	geth := crypto.NewKeccakState()
+	turns = append(turns, benchturns.Turn{Call: func(int) {
+		geth.Reset()
+		geth.Write(data)
+	}})
+
+	clock := startCPUClock()
+	perCall := benchturns.MeasureBy(b, 8, turns, clock.now)
+	clock.stop()
+	for i, t := range perCall {
+		name := "geth"
+		if i < len(kernels) {
+			name = kernels[i].name
+		}
+		b.ReportMetric(t/120, "ns/block-"+name)
+		if i > 0 {
+			b.ReportMetric(t/perCall[0], "ratio-"+name)
+		}
+	}
+	var want [25]uint64
+	absorbGeneric(&want, data)
+	for _, k := range kernels {
+		var got [25]uint64
+		k.absorb(&got, data)
+		checkState(b, &got, &want)
+	}
+	var digest [32]byte
+	geth.Read(digest[:])
+	checkDigest(b, digest[:], referenceDigest(data, 32))
 }

@@ -161,7 +161,7 @@ func (s *vecState) round(r int) {
 var (
 	vecStatePtr = RDI // the caller's *[25]uint64
 	vecBlock    = RSI // absorb: the current block
-	vecEnd      = RCX // absorb: end of p
+	vecEnd      = RCX // absorb: end of p less rate-1 bytes: the bound of a whole block's start
 	vecRCPtr    = R8  // the round constants of this pass
 	vecScratch  = RAX
 )
@@ -209,9 +209,11 @@ func absorbBlocksAVX512VL() {
 	s := vecPrologue()
 	Load(Param("p").Base(), vecBlock)
 	Load(Param("p").Len(), vecEnd)
-	TESTQ(vecEnd, vecEnd)
-	JZ(LabelRef("done"))
-	ADDQ(vecBlock, vecEnd)
+	// A block starts below vecEnd only if it ends within p: a tail
+	// shorter than a block is left alone, never read.
+	CMPQ(vecEnd, U32(rate))
+	JB(LabelRef("done"))
+	LEAQ(Mem{Base: vecBlock, Index: vecEnd, Scale: 1, Disp: -(rate - 1)}, vecEnd)
 
 	Label("block")
 	for i := 0; i < rateLanes; i++ {
