@@ -1,6 +1,11 @@
 package triehash
 
-import "github.com/keccakroot/keccakroot/rlpstream"
+import (
+	"math/bits"
+	"slices"
+
+	"github.com/keccakroot/keccakroot/rlpstream"
+)
 
 // Node encodings, written straight from the key bytes without converting the
 // key to nibbles first. A trie node is an RLP list: a leaf is [path, value],
@@ -88,23 +93,48 @@ func appendExtension(dst, key []byte, from, to int, child *ref) []byte {
 
 // appendBranch appends the branch node br.
 func appendBranch(dst []byte, br *branch) []byte {
-	size := 1 // the value slot, empty
+	return appendBranchAt(dst, br, nil)
+}
+
+// appendBranchAt is appendBranch that also sets, if offsets is not nil,
+// offsets[i] for every hashed child i to where its 32 hash bytes begin in
+// the encoding: the hole a hash that is not known yet goes into.
+func appendBranchAt(dst []byte, br *branch, offsets *[16]uint16) []byte {
+	valueSize := 1 // the value slot, empty
 	if br.hasValue {
-		size = rlpstream.BytesSize(br.value)
+		valueSize = rlpstream.BytesSize(br.value)
 	}
-	for i := range br.children {
-		if br.childMask&(1<<i) != 0 {
-			size += refSize(&br.children[i])
-		} else {
-			size++
-		}
+	size := valueSize + 16
+	for m := br.childMask; m != 0; m &= m - 1 {
+		size += refSize(&br.children[bits.TrailingZeros16(m)]) - 1
 	}
+	start := len(dst)
 	dst = rlpstream.AppendListHeader(dst, size)
+	// One growth for the whole node, then stores by index instead of an
+	// append per child.
+	at := len(dst)
+	dst = slices.Grow(dst, size)[:at+size-valueSize]
+	out := dst[at:]
+	p := 0
 	for i := range br.children {
-		if br.childMask&(1<<i) != 0 {
-			dst = appendRef(dst, &br.children[i])
-		} else {
-			dst = append(dst, 0x80)
+		if br.childMask&(1<<i) == 0 {
+			out[p] = 0x80
+			p++
+			continue
+		}
+		r := &br.children[i]
+		switch r.size {
+		case 0:
+			out[p] = 0x80
+			p++
+		case 32:
+			out[p] = 0xa0
+			if offsets != nil {
+				offsets[i] = uint16(at + p + 1 - start)
+			}
+			p += 1 + copy(out[p+1:p+33], r.data[:])
+		default:
+			p += copy(out[p:], r.data[:r.size])
 		}
 	}
 	if br.hasValue {
