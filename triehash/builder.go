@@ -1,6 +1,9 @@
 package triehash
 
-import "bytes"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // MaxKeyLength is the longest key, in bytes, a Builder accepts. It bounds
 // the builder's memory (one open branch per key nibble at most); Ethereum's
@@ -103,8 +106,11 @@ func (b *Builder) update(key, value []byte, copyValue bool) error {
 	}
 	lb := &b.batch
 	n := len(lb.slots)
+	shared := 0
 	if n > 0 {
-		if prev := lb.key(n - 1); bytes.Compare(prev, key) >= 0 {
+		prev := lb.key(n - 1)
+		var ascending bool
+		if shared, ascending = compareKeys(prev, key); !ascending {
 			return orderError(prev, key)
 		}
 	} else {
@@ -118,7 +124,6 @@ func (b *Builder) update(key, value []byte, copyValue bool) error {
 	lb.addKey(key)
 	if n > 0 {
 		// The new key decides where the waiting key's leaf hangs.
-		shared := commonPrefixNibbles(lb.key(n-1), key)
 		lb.encodeLeaf(n-1, b.newestValue, b.newestShared, shared)
 		b.newestShared = shared
 		if n == leafChunk {
@@ -191,12 +196,33 @@ func appendNibbles(dst, key []byte, n int) []byte {
 
 // commonPrefixNibbles returns how many leading nibbles a and b share.
 func commonPrefixNibbles(a, b []byte) int {
+	shared, _ := compareKeys(a, b)
+	return shared
+}
+
+// compareKeys returns how many leading nibbles prev and key share, and
+// whether key sorts after prev: one pass over the bytes for both the order
+// check of a new key and where its leaf hangs. It compares eight bytes at a
+// time; random keys, a state trie's, differ within the first eight.
+func compareKeys(prev, key []byte) (shared int, ascending bool) {
 	i := 0
-	for i < len(a) && i < len(b) && a[i] == b[i] {
+	for i+8 <= len(prev) && i+8 <= len(key) {
+		a, b := binary.BigEndian.Uint64(prev[i:]), binary.BigEndian.Uint64(key[i:])
+		if a != b {
+			return 2*i + bits.LeadingZeros64(a^b)/4, a < b
+		}
+		i += 8
+	}
+	for i < len(prev) && i < len(key) && prev[i] == key[i] {
 		i++
 	}
-	if i < len(a) && i < len(b) && a[i]>>4 == b[i]>>4 {
-		return 2*i + 1
+	if i < len(prev) && i < len(key) {
+		shared = 2 * i
+		if prev[i]>>4 == key[i]>>4 {
+			shared++
+		}
+		return shared, prev[i] < key[i]
 	}
-	return 2 * i
+	// One is a prefix of the other, or they are equal.
+	return 2 * i, len(prev) < len(key)
 }

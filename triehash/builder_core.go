@@ -236,8 +236,10 @@ func (c *streamCore) fold(depth int) (r ref, waiting int) {
 // closeBranch encodes a finished branch and, if it sits deeper than one
 // nibble below its parent (at depth parent), the extension node that leads
 // to it. It returns the reference the parent keeps, with its index in the
-// deferred queue if it waits there (else -1).
+// deferred queue if it waits there (else -1). br is the deepest open
+// branch.
 func (c *streamCore) closeBranch(br *branch, parent int) (r ref, waiting int) {
+	extension := br.depth > parent+1
 	if c.hasBottom && c.bottom.depth == br.depth {
 		if verifyPrecomputed {
 			c.sink.flush(c.open) // a bottom branch has leaves only; in case it has not
@@ -250,19 +252,57 @@ func (c *streamCore) closeBranch(br *branch, parent int) (r ref, waiting int) {
 		}
 		c.hasBottom = false
 	} else {
-		if br.pendingMask != 0 {
-			c.sink.flush(c.open)
-		}
-		c.scratch = appendBranch(c.scratch[:0], br)
-		r, waiting = c.sink.commit(c.scratch, c.key, br.depth, c.open)
+		r, waiting = c.commitBranch(br, extension, parent)
 	}
-	if br.depth > parent+1 {
-		if waiting >= 0 {
-			c.sink.flush(c.open)
-			r = c.sink.deferred.hashOf(waiting)
-		}
-		c.scratch = appendExtension(c.scratch[:0], c.key, parent+1, br.depth, &r)
-		r, waiting = c.sink.commit(c.scratch, c.key, parent+1, c.open)
+	if !extension {
+		return r, waiting
 	}
-	return r, waiting
+	if waiting >= 0 && parent+1 == 0 {
+		// The extension is the root, hashed now: so is its child.
+		c.sink.flush(c.open)
+		r, waiting = c.sink.deferred.hashOf(waiting), -1
+	}
+	c.scratch = appendExtension(c.scratch[:0], c.key, parent+1, br.depth, &r)
+	if waiting < 0 {
+		return c.sink.commit(c.scratch, c.key, parent+1, c.open)
+	}
+	// The branch waits for its hash, and the extension with it, in the
+	// room commitBranch reserved for both.
+	d := &c.sink.deferred
+	ext := d.add(c.scratch, 1)
+	d.waitsFor(waiting, ext, len(c.scratch)-32)
+	return ref{size: 32}, ext
+}
+
+// commitBranch encodes br, the deepest open branch, and commits it. If it
+// is deferred while some of its children still wait for their hashes, it
+// is queued with holes for them, and they are re-filed to wait in it. With
+// extension, room is reserved for the extension node that is committed
+// next, above it at depth parent+1.
+func (c *streamCore) commitBranch(br *branch, extension bool, parent int) (r ref, waiting int) {
+	if br.pendingMask != 0 && br.depth == 0 {
+		c.sink.flush(c.open) // the root is hashed now
+	}
+	var offsets [16]uint16
+	c.scratch = appendBranchAt(c.scratch[:0], br, &offsets)
+	if !c.sink.defers(c.scratch, br.depth) {
+		return c.sink.commitNow(c.scratch, c.key, br.depth), -1
+	}
+	size, entries := len(c.scratch), 1
+	if extension {
+		size += 3 + compactSize(br.depth-parent-1) + 33
+		entries++
+	}
+	mask := br.pendingMask
+	c.sink.reserve(size, entries, c.open)
+	if br.pendingMask != mask {
+		// Making room hashed some of the children: fill them in.
+		c.scratch = appendBranchAt(c.scratch[:0], br, &offsets)
+	}
+	d := &c.sink.deferred
+	waiting = d.add(c.scratch, pending(br))
+	if br.pendingMask != 0 {
+		d.childrenOf(len(c.open)-1, waiting, &offsets)
+	}
+	return ref{size: 32}, waiting
 }

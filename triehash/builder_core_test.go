@@ -55,3 +55,35 @@ func TestCoreWithoutBatchStage(t *testing.T) {
 		}
 	}
 }
+
+// TestSinkBatchesAroundWaitingChildren checks that the deferred queue
+// hashes the branches above the leaves' branches in full batches: a branch
+// that closes while one of its children waits for its hash is queued
+// behind it instead of having the queue hashed early, which used to split
+// the queue into calls of one or two nodes, hashed one state at a time.
+func TestSinkBatchesAroundWaitingChildren(t *testing.T) {
+	if verifyPrecomputed {
+		t.Skip("with triehash_verify the core hashes the queue before each check of a bottom branch")
+	}
+	keys, values := accountLikeSet(5, 200000, 70)
+	var calls, small, nodes int
+	observeSinkBatch = func(n int) {
+		calls++
+		nodes += n
+		if n <= 2 {
+			small++
+		}
+	}
+	defer func() { observeSinkBatch = nil }()
+	b := NewBuilder(nil)
+	feed(t, b, keys, values)
+	got := b.Hash()
+	observeSinkBatch = nil
+	if want, _ := gethStackTrie(t, keys, values); got != want {
+		t.Fatalf("root %x, StackTrie %x", got, want)
+	}
+	if calls == 0 || small*20 > calls || nodes < 4*calls {
+		t.Errorf("the deferred queue hashed %d nodes in %d calls, %d of them of one or two nodes; want under 5%% such calls and 4 nodes a call or more", nodes, calls, small)
+	}
+	t.Logf("%d nodes in %d calls, %d of one or two nodes", nodes, calls, small)
+}

@@ -1,6 +1,10 @@
 package triehash
 
-import "github.com/keccakroot/keccakroot/fastkeccak"
+import (
+	"math/bits"
+
+	"github.com/keccakroot/keccakroot/fastkeccak"
+)
 
 // nodeSink turns the nodes that the streaming core finishes into the
 // references their parents keep: a node under 32 bytes is embedded, any
@@ -8,11 +12,15 @@ import "github.com/keccakroot/keccakroot/fastkeccak"
 //
 // With onNode, a node is hashed at once, so that nodes are reported in the
 // order go-ethereum's StackTrie reports them. Without it, a branch's or an
-// extension's hash is needed only when its parent is encoded, which happens
-// when the parent closes, after all its other children: so such nodes wait
-// in the deferred queue, encoded, and are hashed together in one
-// Sum256Batch call when a parent needs one of them, when the queue is full,
-// or at the end. Their parents mark them in pendingMask meanwhile.
+// extension's hash waits in the deferred queue, encoded, and is hashed with
+// the others there in one Sum256Batch call when the queue is full or at
+// the end. A parent that closes while some of its children still wait
+// does not force their hash: a hashed child takes 33 bytes whatever its
+// hash, so the parent is encoded around holes and queued behind them, and
+// each hash is copied into its hole once known. The queue hashes, when it
+// must make room, only the nodes without holes left, so that a child and
+// its parent do not split a call into two small ones. Open branches mark
+// the children that wait in pendingMask.
 type nodeSink struct {
 	onNode   NodeFunc
 	path     []byte // scratch for the nibble path given to onNode
@@ -22,18 +30,22 @@ type nodeSink struct {
 // commit returns the reference to a finished node: its encoding enc if
 // shorter than 32 bytes, else its hash. The node lies depth nibbles down
 // key's path; the root (depth 0) is always hashed. If the hash is deferred,
-// commit returns the node's index in the deferred queue, and the reference
-// is filled in by flush; else it returns -1. open are the core's open
-// branches, which a flush of a full queue writes hashes into.
+// commit returns the node's index in the deferred queue and a reference of
+// size 32 whose hash is filled in later; else it returns -1. open are the
+// core's open branches, which making room in the queue writes hashes into.
+// A deferred node must then be given its place at once, by storedAt or
+// waitsFor, before the queue makes room again.
 func (s *nodeSink) commit(enc, key []byte, depth int, open []branch) (r ref, waiting int) {
-	if s.onNode != nil || depth == 0 || len(enc) < 32 {
+	if !s.defers(enc, depth) {
 		return s.commitNow(enc, key, depth), -1
 	}
-	d := &s.deferred
-	if d.n == maxDeferred || len(d.arena)+len(enc) > cap(d.arena) {
-		s.flush(open)
-	}
-	return ref{}, d.add(enc)
+	s.reserve(len(enc), 1, open)
+	return ref{size: 32}, s.deferred.add(enc, 0)
+}
+
+// defers reports whether commit would defer the node's hash.
+func (s *nodeSink) defers(enc []byte, depth int) bool {
+	return s.onNode == nil && depth > 0 && len(enc) >= 32
 }
 
 // commitNow is commit without deferring.
@@ -58,40 +70,139 @@ func (s *nodeSink) report(key []byte, depth int, hash [32]byte, enc []byte) {
 	}
 }
 
-// flush hashes every node in the deferred queue and writes each hash into
-// the open branch that holds its reference. The hashes stay readable
-// through hashOf until the next node is deferred.
+// reserve makes room in the deferred queue for entries more nodes of size
+// bytes in all, hashing the nodes without holes as often as needed.
+func (s *nodeSink) reserve(size, entries int, open []branch) {
+	d := &s.deferred
+	if d.flushed {
+		d.reset()
+	}
+	for d.n > 0 && (d.n+entries > maxDeferred || len(d.arena)+size > cap(d.arena)) {
+		s.hashReady(open)
+	}
+}
+
+// hashReady hashes every deferred node without holes, copies each hash
+// where its reference is kept (an open branch, or a hole in a node still
+// waiting) and drops those nodes from the queue.
+func (s *nodeSink) hashReady(open []branch) {
+	d := &s.deferred
+	var (
+		msgs   [maxDeferred][]byte
+		hashes [maxDeferred][32]byte
+		which  [maxDeferred]int
+	)
+	n, start := 0, 0
+	for i := range d.nodes[:d.n] {
+		e := &d.nodes[i]
+		if e.holes == 0 {
+			msgs[n], which[n] = d.arena[start:e.end:e.end], i
+			n++
+		}
+		start = int(e.end)
+	}
+	fastkeccak.Sum256Batch(hashes[:n], msgs[:n])
+	if observeSinkBatch != nil {
+		observeSinkBatch(n)
+	}
+	var hashed [maxDeferred]bool
+	for k, i := range which[:n] {
+		s.deliver(open, i, &hashes[k])
+		hashed[i] = true
+	}
+	// Keep the nodes still waiting, in order, at the front of the queue
+	// and of the arena; their parents' indices shift with them.
+	var newIndex [maxDeferred]int8
+	kept, start, end := 0, 0, 0
+	for i := range d.nodes[:d.n] {
+		e := d.nodes[i]
+		if hashed[i] {
+			newIndex[i] = -1
+			start = int(e.end)
+			continue
+		}
+		newIndex[i] = int8(kept)
+		end += copy(d.arena[end:], d.arena[start:e.end])
+		start = int(e.end)
+		e.end = int32(end)
+		d.nodes[kept] = e
+		kept++
+	}
+	for i := range d.nodes[:kept] {
+		if p := d.nodes[i].parent; p >= 0 {
+			d.nodes[i].parent = newIndex[p]
+		}
+	}
+	d.n, d.arena = kept, d.arena[:end]
+}
+
+// deliver copies the hash of deferred node i where its reference is kept.
+// The node's own entry is left as it is.
+func (s *nodeSink) deliver(open []branch, i int, hash *[32]byte) {
+	d := &s.deferred
+	e := &d.nodes[i]
+	switch {
+	case e.parent >= 0:
+		p := &d.nodes[e.parent]
+		copy(d.arena[d.start(int(e.parent))+int(e.offset):], hash[:])
+		p.holes--
+	case e.level >= 0:
+		br := &open[e.level]
+		br.children[e.nibble].data = *hash
+		br.pendingMask &^= 1 << e.nibble
+	}
+}
+
+// flush hashes every node in the deferred queue, children before the
+// nodes that wait for them, and writes each hash where its reference is
+// kept. The hashes stay readable through hashOf until the next node is
+// deferred.
 func (s *nodeSink) flush(open []branch) {
 	d := &s.deferred
 	if d.n == 0 || d.flushed {
 		return
 	}
-	var msgs [maxDeferred][]byte
-	start := 0
-	for i, n := range d.nodes[:d.n] {
-		msgs[i] = d.arena[start:n.end:n.end]
-		start = n.end
-	}
-	fastkeccak.Sum256Batch(d.hashes[:d.n], msgs[:d.n])
-	for i, n := range d.nodes[:d.n] {
-		if n.level >= 0 {
-			br := &open[n.level]
-			br.children[n.nibble] = ref{size: 32, data: d.hashes[i]}
-			br.pendingMask &^= 1 << n.nibble
+	var done [maxDeferred]bool
+	for left := d.n; left > 0; {
+		var (
+			msgs   [maxDeferred][]byte
+			hashes [maxDeferred][32]byte
+			which  [maxDeferred]int
+		)
+		n, start := 0, 0
+		for i := range d.nodes[:d.n] {
+			e := &d.nodes[i]
+			if !done[i] && e.holes == 0 {
+				msgs[n], which[n] = d.arena[start:e.end:e.end], i
+				n++
+			}
+			start = int(e.end)
 		}
+		fastkeccak.Sum256Batch(hashes[:n], msgs[:n])
+		if observeSinkBatch != nil {
+			observeSinkBatch(n)
+		}
+		for k, i := range which[:n] {
+			d.hashes[i] = hashes[k]
+			done[i] = true
+			s.deliver(open, i, &hashes[k])
+		}
+		left -= n
 	}
 	d.flushed = true
 }
 
+// observeSinkBatch, if not nil, is told the length of every batch the
+// deferred queue hashes: for the test of how well the queue batches.
+var observeSinkBatch func(n int)
+
 // maxDeferred bounds the nodes waiting to be hashed: one call of the widest
-// batch kernel. A parent closes, and so flushes the queue, after a few of
-// its children, so a longer queue would rarely fill and would only hold
-// more encodings.
+// batch kernel.
 const maxDeferred = 8
 
 // deferredArena is the size of the buffer the waiting encodings share: about
 // maxDeferred full branches of hashed children (532 bytes each). The queue
-// is flushed rather than the buffer grown, unless one node needs more.
+// is hashed rather than the buffer grown, unless one node needs more.
 const deferredArena = 4 << 10
 
 // deferredNodes is the queue of encoded nodes waiting for their hash.
@@ -106,21 +217,34 @@ type deferredNodes struct {
 }
 
 // deferredNode is an encoded node waiting for its hash, and where its
-// reference is stored: child nibble of the open branch at index level, or
-// level -1 while its parent is not known yet.
+// reference is kept: child nibble of the open branch at index level, or,
+// if its parent waits too, the 32 bytes at offset in the encoding of node
+// parent. Both are -1 while the node's parent is not known yet.
 type deferredNode struct {
-	end    int // of its encoding in arena; it starts where the one before ends
-	level  int32
+	end    int32 // of its encoding in arena; it starts where the one before ends
+	level  int16
+	offset uint16
+	parent int8
 	nibble byte
+	// holes counts the children whose hashes the encoding still lacks.
+	holes uint8
 }
 
 func (d *deferredNodes) reset() {
 	d.n, d.arena, d.flushed = 0, d.arena[:0], false
 }
 
-// add queues an encoding, which must fit (see nodeSink.commit), and
-// returns the node's index.
-func (d *deferredNodes) add(enc []byte) int {
+// start returns where the encoding of node i begins in arena.
+func (d *deferredNodes) start(i int) int {
+	if i == 0 {
+		return 0
+	}
+	return int(d.nodes[i-1].end)
+}
+
+// add queues an encoding with holes children still to be hashed, which
+// must fit (see nodeSink.reserve), and returns the node's index.
+func (d *deferredNodes) add(enc []byte, holes int) int {
 	if d.flushed {
 		d.reset()
 	}
@@ -129,18 +253,38 @@ func (d *deferredNodes) add(enc []byte) int {
 	}
 	d.arena = append(d.arena, enc...)
 	i := d.n
-	d.nodes[i] = deferredNode{end: len(d.arena), level: -1}
+	d.nodes[i] = deferredNode{end: int32(len(d.arena)), level: -1, parent: -1, holes: uint8(holes)}
 	d.n++
 	return i
 }
 
-// storedAt records where the reference to node i is stored: child nibble
-// of the open branch at index level.
+// storedAt records where the reference to node i is kept: child nibble of
+// the open branch at index level.
 func (d *deferredNodes) storedAt(i, level int, nibble byte) {
-	d.nodes[i].level, d.nodes[i].nibble = int32(level), nibble
+	d.nodes[i].level, d.nodes[i].nibble = int16(level), nibble
+}
+
+// waitsFor records that the reference to node child is kept at offset in
+// the encoding of node parent, which waits for its hash.
+func (d *deferredNodes) waitsFor(child, parent, offset int) {
+	d.nodes[child].level, d.nodes[child].parent, d.nodes[child].offset = -1, int8(parent), uint16(offset)
+}
+
+// childrenOf re-files the nodes whose references are kept in the open
+// branch at index level, which has just closed: they now wait in the
+// encoding of node parent, child k's hash at offsets[k].
+func (d *deferredNodes) childrenOf(level, parent int, offsets *[16]uint16) {
+	for i := range d.nodes[:d.n] {
+		if e := &d.nodes[i]; e.parent < 0 && int(e.level) == level {
+			d.waitsFor(i, parent, int(offsets[e.nibble]))
+		}
+	}
 }
 
 // hashOf returns the reference to node i, after a flush.
 func (d *deferredNodes) hashOf(i int) ref {
 	return ref{size: 32, data: d.hashes[i]}
 }
+
+// pending reports how many children of br wait in the queue.
+func pending(br *branch) int { return bits.OnesCount16(br.pendingMask) }

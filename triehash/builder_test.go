@@ -209,3 +209,37 @@ func TestBuilderErrors(t *testing.T) {
 		t.Fatalf("empty trie root %x", got)
 	}
 }
+
+// TestCompareKeys checks compareKeys against bytes.Compare and a nibble by
+// nibble count, on pairs that share up to all of their bytes, across the
+// eight-byte steps, and that are prefixes of each other.
+func TestCompareKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	naive := func(a, b []byte) int {
+		n := 0
+		for n < 2*len(a) && n < 2*len(b) && nibble(a, n) == nibble(b, n) {
+			n++
+		}
+		return n
+	}
+	for range 20000 {
+		a := make([]byte, rng.IntN(40))
+		for i := range a {
+			a[i] = byte(rng.IntN(3)) << (4 * rng.IntN(2))
+		}
+		b := bytes.Clone(a[:rng.IntN(len(a)+1)])
+		for range rng.IntN(4) {
+			b = append(b, byte(rng.IntN(3))<<(4*rng.IntN(2)))
+		}
+		if len(b) > 0 && rng.IntN(2) == 0 {
+			b[rng.IntN(len(b))] ^= byte(1) << rng.IntN(8)
+		}
+		shared, ascending := compareKeys(a, b)
+		if want := naive(a, b); shared != want {
+			t.Fatalf("compareKeys(%x, %x) shares %d nibbles, want %d", a, b, shared, want)
+		}
+		if want := bytes.Compare(a, b) < 0; ascending != want {
+			t.Fatalf("compareKeys(%x, %x) ascending %v, want %v", a, b, ascending, want)
+		}
+	}
+}

@@ -1,6 +1,11 @@
 package triehash
 
-import "github.com/keccakroot/keccakroot/rlpstream"
+import (
+	"math/bits"
+	"slices"
+
+	"github.com/keccakroot/keccakroot/rlpstream"
+)
 
 // Node encodings, written straight from the key bytes without converting the
 // key to nibbles first. A trie node is an RLP list: a leaf is [path, value],
@@ -70,12 +75,59 @@ func appendRef(dst []byte, r *ref) []byte {
 	}
 }
 
-// appendLeaf appends the leaf node for nibbles [from, end) of key.
+// appendLeaf appends the leaf node for nibbles [from, end) of key. It is
+// the node most of a trie is made of, so it grows dst once and stores by
+// index, where appendExtension goes through the append helpers.
 func appendLeaf(dst, key []byte, from int, value []byte) []byte {
-	to := 2 * len(key)
-	dst = rlpstream.AppendListHeader(dst, compactSize(to-from)+rlpstream.BytesSize(value))
-	dst = appendCompact(dst, key, from, to, true)
-	return rlpstream.AppendBytes(dst, value)
+	n := 2*len(key) - from
+	pathBytes := n/2 + 1
+	pathSize := pathBytes // a flag byte alone is below 0x80: no header
+	if pathBytes > 1 {
+		pathSize += rlpstream.HeaderSize(pathBytes)
+	}
+	payload := pathSize + rlpstream.BytesSize(value)
+	at := len(dst)
+	total := rlpstream.HeaderSize(payload) + payload
+	dst = slices.Grow(dst, total)[:at+total]
+	out := dst[at:]
+	p := putHeader(out, 0xc0, payload)
+	if pathBytes > 1 {
+		p += putHeader(out[p:], 0x80, pathBytes)
+	}
+	if n%2 == 1 {
+		out[p] = 0x30 | nibble(key, from)
+		from++
+	} else {
+		out[p] = 0x20
+	}
+	p++
+	// Keys have an even number of nibbles: the rest of the path is the
+	// key's own bytes.
+	p += copy(out[p:], key[from/2:])
+	if len(value) == 1 && value[0] < 0x80 {
+		out[p] = value[0]
+		return dst
+	}
+	p += putHeader(out[p:], 0x80, len(value))
+	copy(out[p:], value)
+	return dst
+}
+
+// putHeader writes at the start of out the RLP header of a string (base
+// 0x80) or list (base 0xc0) of n bytes, and returns its size, which out
+// must have room for (rlpstream.HeaderSize).
+func putHeader(out []byte, base byte, n int) int {
+	if n < 56 {
+		out[0] = base + byte(n)
+		return 1
+	}
+	size := rlpstream.HeaderSize(n) - 1
+	out[0] = base + 55 + byte(size)
+	for i := size; i >= 1; i-- {
+		out[i] = byte(n)
+		n >>= 8
+	}
+	return 1 + size
 }
 
 // appendExtension appends the extension node for nibbles [from, to) of key
@@ -88,23 +140,48 @@ func appendExtension(dst, key []byte, from, to int, child *ref) []byte {
 
 // appendBranch appends the branch node br.
 func appendBranch(dst []byte, br *branch) []byte {
-	size := 1 // the value slot, empty
+	return appendBranchAt(dst, br, nil)
+}
+
+// appendBranchAt is appendBranch that also sets, if offsets is not nil,
+// offsets[i] for every hashed child i to where its 32 hash bytes begin in
+// the encoding: the hole a hash that is not known yet goes into.
+func appendBranchAt(dst []byte, br *branch, offsets *[16]uint16) []byte {
+	valueSize := 1 // the value slot, empty
 	if br.hasValue {
-		size = rlpstream.BytesSize(br.value)
+		valueSize = rlpstream.BytesSize(br.value)
 	}
+	size := valueSize + 16
+	for m := br.childMask; m != 0; m &= m - 1 {
+		size += refSize(&br.children[bits.TrailingZeros16(m)]) - 1
+	}
+	// One growth for the whole node, then stores by index instead of an
+	// append per child.
+	start := len(dst)
+	total := rlpstream.HeaderSize(size) + size
+	dst = slices.Grow(dst, total)[:start+total-valueSize]
+	out := dst[start:]
+	p := putHeader(out, 0xc0, size)
 	for i := range br.children {
-		if br.childMask&(1<<i) != 0 {
-			size += refSize(&br.children[i])
-		} else {
-			size++
+		if br.childMask&(1<<i) == 0 {
+			out[p] = 0x80
+			p++
+			continue
 		}
-	}
-	dst = rlpstream.AppendListHeader(dst, size)
-	for i := range br.children {
-		if br.childMask&(1<<i) != 0 {
-			dst = appendRef(dst, &br.children[i])
-		} else {
-			dst = append(dst, 0x80)
+		r := &br.children[i]
+		switch r.size {
+		case 0:
+			out[p] = 0x80
+			p++
+		case 32:
+			out[p] = 0xa0
+			if offsets != nil {
+				offsets[i] = uint16(p + 1)
+			}
+			*(*[32]byte)(out[p+1 : p+33]) = r.data
+			p += 33
+		default:
+			p += copy(out[p:], r.data[:r.size])
 		}
 	}
 	if br.hasValue {

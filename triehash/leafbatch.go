@@ -55,7 +55,7 @@ type leafSlot struct {
 // closes when the key of slot lastSlot is placed.
 type bottomBranch struct {
 	encodingStart, encodingEnd int // in encodings, if they are kept
-	lastSlot                   int32
+	firstSlot, lastSlot        int32
 	depth                      int16
 	ref                        ref
 }
@@ -271,7 +271,7 @@ func (lb *leafBatch) encodeBottomBranches(n int) {
 			start := len(lb.encodings)
 			lb.encodings = appendBranch(lb.encodings, &br)
 			lb.bottoms = append(lb.bottoms, bottomBranch{
-				encodingStart: start, encodingEnd: len(lb.encodings), lastSlot: int32(j), depth: d,
+				encodingStart: start, encodingEnd: len(lb.encodings), firstSlot: int32(i), lastSlot: int32(j), depth: d,
 			})
 			last := len(lb.bottoms) - 1
 			lb.commitNode(lb.encodings[start:len(lb.encodings):len(lb.encodings)], &lb.bottoms[last].ref, int32(^last))
@@ -284,9 +284,36 @@ func (lb *leafBatch) encodeBottomBranches(n int) {
 // hashed, one by one with their precomputed nodes; unless final, the core
 // places each one and closes what the next key cannot reach. With final,
 // the last slot is left for core.finish.
+//
+// Where nothing needs the bottom branches' leaves one by one, neither
+// onNode nor the check of precomputed nodes, the keys of a bottom branch
+// that hangs straight from its parent branch, without an extension, are
+// given as one: the core places the branch's reference where the leaf of
+// a single key would go, and so skips opening, filling and closing a
+// branch whose encoding it would not use.
 func (lb *leafBatch) feed(c *streamCore, n int, final bool) {
+	whole := !lb.keepEncodings && !verifyPrecomputed
 	encodingStart, valueStart, bottom := 0, 0, 0
-	for i := range n {
+	for i := 0; i < n; i++ {
+		if whole && bottom < len(lb.bottoms) && int(lb.bottoms[bottom].firstSlot) == i {
+			bb := &lb.bottoms[bottom]
+			j := int(bb.lastSlot)
+			before := lb.firstShared
+			if i > 0 {
+				before = int(lb.slots[i-1].sharedWithNext)
+			}
+			after := int(lb.slots[j].sharedWithNext)
+			if int(bb.depth) == max(before, after)+1 && (!final || j < n-1) {
+				c.key = lb.key(j)
+				c.hasLeaf, c.leaf.ref, c.leaf.encoding = true, bb.ref, nil
+				c.hasBottom = false
+				c.advance(after)
+				encodingStart, valueStart = lb.slots[j].encodingEnd, lb.slots[j].valueEnd
+				bottom++
+				i = j
+				continue
+			}
+		}
 		s := &lb.slots[i]
 		c.key = lb.key(i)
 		c.value = lb.values[valueStart:s.valueEnd]
