@@ -69,7 +69,7 @@ func walkShort(items, key []byte, follow bool) (walkStep, error) {
 		matched, ok = matchCompact(compact, key)
 		follow = ok
 	}
-	if len(compact) > 0 && compact[0]>>4 >= 2 { // a leaf, as compactNibbles reads the flag
+	if len(compact) > 0 && compact[0]>>4 >= 2 { // a leaf, as appendNibblesOfCompact reads the flag
 		value, _, err := splitString(rest)
 		if err != nil {
 			return walkStep{}, fmt.Errorf("leaf value: %w", err)
@@ -129,7 +129,7 @@ func walkRef(b, key []byte, follow bool) (walkStep, []byte, error) {
 }
 
 // matchCompact reports whether the nibbles of a compact (hex-prefix) key,
-// as compactNibbles decodes them, begin key, and how many they are.
+// as appendNibblesOfCompact decodes them, begin key, and how many they are.
 func matchCompact(compact, key []byte) (int, bool) {
 	if len(compact) == 0 {
 		return 0, true

@@ -214,7 +214,7 @@ func (t *Trie) insert(n node, k []byte, pos int, value valueNode) (bool, node, e
 	}
 	switch n := n.(type) {
 	case nil:
-		return true, t.made(&shortNode{key: bytes.Clone(k[pos:]), val: value, cache: dirtyCache}, pos, k), nil
+		return true, t.made(dirtyShort(k[pos:], value), pos, k), nil
 	case *shortNode:
 		match := sharedNibbles(k[pos:], n.key)
 		if match == len(n.key) {
@@ -241,7 +241,7 @@ func (t *Trie) insert(n node, k []byte, pos int, value valueNode) (bool, node, e
 		if match == 0 {
 			return true, branch, nil
 		}
-		return true, t.made(&shortNode{key: bytes.Clone(k[pos:at]), val: branch, cache: dirtyCache}, pos, k), nil
+		return true, t.made(dirtyShort(k[pos:at], branch), pos, k), nil
 	case *fullNode:
 		slot := &n.children[k[pos]]
 		changed, child, err := t.insert(*slot, k, pos+1, value)
@@ -272,7 +272,14 @@ func (t *Trie) shortOrValue(rest []byte, val node, depth int, path []byte) node 
 	if len(rest) == 0 {
 		return val
 	}
-	return t.made(&shortNode{key: bytes.Clone(rest), val: val, cache: dirtyCache}, depth, path)
+	return t.made(dirtyShort(rest, val), depth, path)
+}
+
+// dirtyShort returns a short node made in memory, with a copy of key.
+func dirtyShort(key []byte, val node) *shortNode {
+	n := newShortNode(key, val)
+	n.cache = dirtyCache
+	return n
 }
 
 // nibbles returns key as nibbles with the terminator, in a buffer of the

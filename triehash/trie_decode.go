@@ -151,7 +151,8 @@ func decodeShort(keyItem, valItem []byte) (node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("short node key: %w", err)
 	}
-	n := &shortNode{key: compactNibbles(compact)}
+	var nibbles [2 * 33]byte // a key of up to 32 bytes decodes without allocating
+	n := newShortNode(appendNibblesOfCompact(nibbles[:0], compact), nil)
 	if n.isLeaf() {
 		value, _, err := splitString(valItem)
 		if err != nil {

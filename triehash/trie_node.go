@@ -1,6 +1,7 @@
 package triehash
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/keccakroot/keccakroot/rlpstream"
@@ -138,34 +139,51 @@ func appendCompactNibbles(dst, nibbles []byte) []byte {
 	return dst
 }
 
-// compactNibbles decodes a compact (hex-prefix) key into nibbles, with a
-// terminator if its flag says leaf. It reads the flag as go-ethereum does,
-// so that a node decodes to the same key in both: bit 1 of the flag nibble
-// (or any higher flag) makes a leaf, bit 0 says the first nibble is in the
-// flag byte.
-func compactNibbles(compact []byte) []byte {
+// appendNibblesOfCompact appends the nibbles of a compact (hex-prefix)
+// key, with a terminator if its flag says leaf. It reads the flag as
+// go-ethereum does, so that a node decodes to the same key in both: bit 1
+// of the flag nibble (or any higher flag) makes a leaf, bit 0 says the
+// first nibble is in the flag byte.
+func appendNibblesOfCompact(dst, compact []byte) []byte {
 	if len(compact) == 0 {
-		return nil
+		return dst
 	}
 	flag := compact[0] >> 4
-	leaf := flag >= 2
-	odd := flag&1 == 1
-	n := 2*len(compact) - 2
-	if odd {
-		n++
-	}
-	if leaf {
-		n++
-	}
-	nibbles := make([]byte, 0, n)
-	if odd {
-		nibbles = append(nibbles, compact[0]&0x0f)
+	if flag&1 == 1 {
+		dst = append(dst, compact[0]&0x0f)
 	}
 	for _, b := range compact[1:] {
-		nibbles = append(nibbles, b>>4, b&0x0f)
+		dst = append(dst, b>>4, b&0x0f)
 	}
-	if leaf {
-		nibbles = append(nibbles, terminator)
+	if flag >= 2 {
+		dst = append(dst, terminator)
 	}
-	return nibbles
+	return dst
+}
+
+// inlineKeyNibbles is the longest key a short node carries in its own
+// allocation: the 64 nibbles and terminator of a 32-byte key's leaf.
+const inlineKeyNibbles = 65
+
+// shortNodeWithKey is a short node allocated together with room for its
+// key, so that the commonest node a Trie loads or makes, the leaf of a
+// hashed key, costs one allocation and not two.
+type shortNodeWithKey struct {
+	shortNode
+	room [inlineKeyNibbles]byte
+}
+
+// newShortNode returns a short node with a copy of key and val, its cache
+// empty. Keys of a few nibbles (extensions, mostly) get an allocation of
+// their own, which is smaller than the room.
+func newShortNode(key []byte, val node) *shortNode {
+	if len(key) <= 16 || len(key) > inlineKeyNibbles {
+		return &shortNode{key: bytes.Clone(key), val: val}
+	}
+	n := new(shortNodeWithKey)
+	// The capacity ends with the key, so that a key grown by a merge
+	// moves out rather than writing past the room.
+	n.key = append(n.room[:0:len(key)], key...)
+	n.val = val
+	return &n.shortNode
 }
