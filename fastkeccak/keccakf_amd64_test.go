@@ -280,9 +280,9 @@ func BenchmarkKernelTurns(b *testing.B) {
 		geth.Write(data)
 	}})
 
-	clock := startCPUClock()
-	perCall := benchturns.MeasureBy(b, 8, turns, clock.now)
-	clock.stop()
+	clock := benchturns.StartThreadClock()
+	perCall := benchturns.MeasureBy(b, 8, turns, clock.Now)
+	clock.Stop()
 	for i, t := range perCall {
 		name := "geth"
 		if i < len(kernels) {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/keccakroot/keccakroot/internal/benchturns"
 )
 
 // opensslSHA3 runs `openssl speed -evp sha3-256 -bytes 16384` for about a
@@ -58,10 +60,10 @@ func opensslSHA3Once(b *testing.B, path string) float64 {
 // unit `openssl speed` reports in.
 func sum256Rate(b *testing.B, msg []byte) float64 {
 	want := [32]byte(crypto.Keccak256(msg))
-	clock := startCPUClock()
-	defer clock.stop()
-	start, n := clock.now(), 0
-	for clock.now()-start < time.Second {
+	clock := benchturns.StartThreadClock()
+	defer clock.Stop()
+	start, n := clock.Now(), 0
+	for clock.Now()-start < time.Second {
 		for range 64 {
 			if Sum256(msg) != want {
 				b.Fatal("Sum256 of 16 KiB differs from go-ethereum's Keccak-256")
@@ -69,7 +71,7 @@ func sum256Rate(b *testing.B, msg []byte) float64 {
 		}
 		n += 64
 	}
-	return float64(n*len(msg)) / (clock.now() - start).Seconds()
+	return float64(n*len(msg)) / (clock.Now() - start).Seconds()
 }
 
 // BenchmarkOpenSSL compares Sum256 on 16 KiB messages, with the backend

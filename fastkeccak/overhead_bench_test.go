@@ -41,9 +41,9 @@ func BenchmarkOneBlockOverhead(b *testing.B) {
 				hasher.Read(hasherRead)
 			}},
 		}
-		clock := startCPUClock()
-		defer clock.stop()
-		perCall := benchturns.MeasureBy(b, cpuTurnCalls, turns, clock.now)
+		clock := benchturns.StartThreadClock()
+		defer clock.Stop()
+		perCall := benchturns.MeasureBy(b, cpuTurnCalls, turns, clock.Now)
 		for i, name := range names {
 			b.ReportMetric(perCall[i], "ns/call-"+name)
 			if i > 0 {

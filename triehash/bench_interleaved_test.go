@@ -90,9 +90,9 @@ func BenchmarkSortedAccountsCPUTime(b *testing.B) {
 					check("keccakroot", builder.Hash())
 				}},
 			}
-			clock := startCPUClock()
-			defer clock.stop()
-			perBuild := benchturns.MeasureBy(b, 1, turns, clock.now)
+			clock := benchturns.StartThreadClock()
+			defer clock.Stop()
+			perBuild := benchturns.MeasureBy(b, 1, turns, clock.Now)
 			b.ReportMetric(perBuild[0]/float64(n), "ns/key-go-ethereum")
 			b.ReportMetric(perBuild[1]/float64(n), "ns/key-keccakroot")
 			b.ReportMetric(perBuild[0]/perBuild[1], "speedup-keccakroot")
