@@ -73,13 +73,7 @@ func FuzzTrie(f *testing.F) {
 				wantRoot, set := gt.Commit(false)
 				want := gethChanges(set)
 				for name, tr := range map[string]*Trie{"kept": kept, "reopened": reopened} {
-					gotRoot, got := commitChanges(t, tr)
-					if gotRoot != wantRoot {
-						t.Fatalf("%s root %x, want %x", name, gotRoot, wantRoot)
-					}
-					if d := diffChanges(got, want); d != "" {
-						t.Fatalf("%s commit differs: %s", name, d)
-					}
+					checkCommit(t, name+" ", tr, wantRoot, want)
 				}
 				store.apply(set)
 				var err error

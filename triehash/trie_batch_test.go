@@ -126,13 +126,7 @@ func testBatchRounds(t *testing.T, kind keyKind, workers, rounds int) {
 		}
 		want := gethChanges(set)
 		for name, tr := range map[string]*Trie{"kept": kept, "fresh": fresh} {
-			gotRoot, got := commitChanges(t, tr)
-			if gotRoot != wantRoot {
-				t.Fatalf("round %d: %s root %x, want %x", round, name, gotRoot, wantRoot)
-			}
-			if d := diffChanges(got, want); d != "" {
-				t.Fatalf("round %d: %s commit differs from go-ethereum's node set:\n%s", round, name, d)
-			}
+			checkCommit(t, fmt.Sprintf("round %d: %s ", round, name), tr, wantRoot, want)
 		}
 		for _, c := range want {
 			if c.blob == nil {
@@ -383,13 +377,7 @@ func TestTrieUpdateBatchMissingNodes(t *testing.T) {
 					t.Fatal("no change needed a removed node")
 				}
 				wantRoot, set := gt.Commit(false)
-				gotRoot, got := commitChanges(t, tr)
-				if gotRoot != wantRoot {
-					t.Fatalf("root %x, want %x", gotRoot, wantRoot)
-				}
-				if d := diffChanges(got, gethChanges(set)); d != "" {
-					t.Fatalf("commit differs from go-ethereum's node set:\n%s", d)
-				}
+				checkCommit(t, "", tr, wantRoot, gethChanges(set))
 			})
 		}
 	}
@@ -501,13 +489,7 @@ func TestTrieBatchShapes(t *testing.T) {
 					t.Fatal("the batch below the extension root was not applied subtree by subtree")
 				}
 				wantRoot, set := gt.Commit(false)
-				gotRoot, got := commitChanges(t, tr)
-				if gotRoot != wantRoot {
-					t.Fatalf("root %x, want %x", gotRoot, wantRoot)
-				}
-				if d := diffChanges(got, gethChanges(set)); d != "" {
-					t.Fatalf("commit differs from go-ethereum's node set:\n%s", d)
-				}
+				checkCommit(t, "", tr, wantRoot, gethChanges(set))
 			})
 		}
 	}
@@ -560,13 +542,7 @@ func TestTrieBatchRootCollapse(t *testing.T) {
 					t.Fatal(err)
 				}
 				wantRoot, set := gt.Commit(false)
-				gotRoot, got := commitChanges(t, tr)
-				if gotRoot != wantRoot {
-					t.Fatalf("root %x, want %x", gotRoot, wantRoot)
-				}
-				if d := diffChanges(got, gethChanges(set)); d != "" {
-					t.Fatalf("commit differs from go-ethereum's node set:\n%s", d)
-				}
+				checkCommit(t, "", tr, wantRoot, gethChanges(set))
 			})
 		}
 	}

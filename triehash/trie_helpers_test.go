@@ -110,6 +110,19 @@ func commitChanges(t testing.TB, tr *Trie) ([32]byte, map[string]change) {
 	return root, out
 }
 
+// checkCommit commits tr and fails the test unless its root and node set
+// are wantRoot and want, go-ethereum's; what names tr in the messages.
+func checkCommit(t testing.TB, what string, tr *Trie, wantRoot [32]byte, want map[string]change) {
+	t.Helper()
+	gotRoot, got := commitChanges(t, tr)
+	if gotRoot != wantRoot {
+		t.Fatalf("%sroot %x, want %x", what, gotRoot, wantRoot)
+	}
+	if d := diffChanges(got, want); d != "" {
+		t.Fatalf("%scommit differs from go-ethereum's node set:\n%s", what, d)
+	}
+}
+
 // diffChanges describes how two node sets differ, "" if they do not.
 func diffChanges(got, want map[string]change) string {
 	var diff []string

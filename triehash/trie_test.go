@@ -141,13 +141,7 @@ func testTrieRounds(t *testing.T, kind keyKind, workers, rounds int) {
 		wantRoot, set := gt.Commit(false)
 		want := gethChanges(set)
 		for name, tr := range map[string]*Trie{"kept": kept, "fresh": fresh} {
-			gotRoot, got := commitChanges(t, tr)
-			if gotRoot != wantRoot {
-				t.Fatalf("round %d: %s root %x, want %x", round, name, gotRoot, wantRoot)
-			}
-			if d := diffChanges(got, want); d != "" {
-				t.Fatalf("round %d: %s commit differs from go-ethereum's node set:\n%s", round, name, d)
-			}
+			checkCommit(t, fmt.Sprintf("round %d: %s ", round, name), tr, wantRoot, want)
 		}
 		for _, c := range want {
 			if c.blob == nil {
@@ -256,13 +250,7 @@ func TestTrieMissingNodes(t *testing.T) {
 				t.Fatalf("no change needed one of the %d removed nodes", removed)
 			}
 			wantRoot, set := gt.Commit(false)
-			gotRoot, got := commitChanges(t, tr)
-			if gotRoot != wantRoot {
-				t.Fatalf("root %x, want %x", gotRoot, wantRoot)
-			}
-			if d := diffChanges(got, gethChanges(set)); d != "" {
-				t.Fatalf("commit differs from go-ethereum's node set:\n%s", d)
-			}
+			checkCommit(t, "", tr, wantRoot, gethChanges(set))
 		})
 	}
 }
