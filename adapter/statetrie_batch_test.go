@@ -114,22 +114,7 @@ func TestStateTrieBatch(t *testing.T) {
 						}
 					}
 				}
-				newRoot, nodes, err := ours.Commit()
-				if err != nil {
-					t.Fatal(err)
-				}
-				wantRoot, wantNodes := theirs.commit()
-				if newRoot != wantRoot {
-					t.Fatalf("block %d: state root %x, go-ethereum %x", block, newRoot, wantRoot)
-				}
-				for owner, want := range wantNodes.Sets {
-					if err := sameNodeSet(nodes.Sets[owner], want); err != nil {
-						t.Fatalf("block %d, trie of owner %x: %v", block, owner, err)
-					}
-				}
-				if len(nodes.Sets) != len(wantNodes.Sets) {
-					t.Fatalf("block %d: %d node sets, go-ethereum %d", block, len(nodes.Sets), len(wantNodes.Sets))
-				}
+				newRoot, nodes := commitBoth(t, block, ours, theirs)
 				updateDB(t, db, newRoot, root, block, nodes)
 				root = newRoot
 

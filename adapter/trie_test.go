@@ -117,6 +117,29 @@ func TestOpenTrieRoundTrip(t *testing.T) {
 	}
 }
 
+// commitBoth commits both state tries and fails the test unless the state
+// roots and every trie's node set agree; it returns ours.
+func commitBoth(t testing.TB, block uint64, ours *StateTrie, theirs *gethState) (common.Hash, *trienode.MergedNodeSet) {
+	t.Helper()
+	newRoot, nodes, err := ours.Commit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRoot, wantNodes := theirs.commit()
+	if newRoot != wantRoot {
+		t.Fatalf("block %d: state root %x, go-ethereum %x", block, newRoot, wantRoot)
+	}
+	for owner, want := range wantNodes.Sets {
+		if err := sameNodeSet(nodes.Sets[owner], want); err != nil {
+			t.Fatalf("block %d, trie of owner %x: %v", block, owner, err)
+		}
+	}
+	if len(nodes.Sets) != len(wantNodes.Sets) {
+		t.Fatalf("block %d: %d node sets, go-ethereum %d", block, len(nodes.Sets), len(wantNodes.Sets))
+	}
+	return newRoot, nodes
+}
+
 // sameNodeSet compares two node sets path by path: nodes, deletions and
 // origins.
 func sameNodeSet(got, want *trienode.NodeSet) error {
@@ -284,22 +307,7 @@ func TestStateTrie(t *testing.T) {
 						}
 					}
 				}
-				newRoot, nodes, err := ours.Commit()
-				if err != nil {
-					t.Fatal(err)
-				}
-				wantRoot, wantNodes := theirs.commit()
-				if newRoot != wantRoot {
-					t.Fatalf("block %d: state root %x, go-ethereum %x", block, newRoot, wantRoot)
-				}
-				for owner, want := range wantNodes.Sets {
-					if err := sameNodeSet(nodes.Sets[owner], want); err != nil {
-						t.Fatalf("block %d, trie of owner %x: %v", block, owner, err)
-					}
-				}
-				if len(nodes.Sets) != len(wantNodes.Sets) {
-					t.Fatalf("block %d: %d node sets, go-ethereum %d", block, len(nodes.Sets), len(wantNodes.Sets))
-				}
+				newRoot, nodes := commitBoth(t, block, ours, theirs)
 				updateDB(t, db, newRoot, root, block, nodes)
 				root = newRoot
 
