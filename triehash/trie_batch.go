@@ -217,50 +217,37 @@ func (t *Trie) prefetchSplit(sp *batchSplit, l *nodeLoader, keys, values [][]byt
 	if values != nil && l.mayCollapse(sp.branch, sp.prefix) {
 		sp.complete = l.loadChildren(sp.branch, sp.prefix)
 	}
-	var (
-		firstErr   atomic.Int64 // index of the first key known to fail
-		nextNibble atomic.Int32
-		wg         sync.WaitGroup
-	)
+	var firstErr atomic.Int64 // index of the first key known to fail
 	firstErr.Store(int64(len(keys)))
-	for range workers {
-		wg.Go(func() {
-			for {
-				nib := int(nextNibble.Add(1) - 1)
-				if nib >= 16 {
-					return
-				}
-				w := l.fork()
-				sp.loads[nib] = w
-				mine := sp.order[sp.starts[nib]:sp.starts[nib+1]]
-				if len(mine) == 0 {
-					continue
-				}
-				nibbles := make([]byte, 0, len(mine)*(2*len(keys[mine[0]])+1))
-				ends := make([]int32, 0, len(mine))
-				for _, i := range mine {
-					if int64(i) > firstErr.Load() {
-						break // a key before it fails already
-					}
-					start := len(nibbles)
-					nibbles = appendKeyNibbles(nibbles, keys[i])
-					ends = append(ends, int32(len(nibbles)))
-					if err := w.path(&sp.branch.children[nib], nibbles[start:], depth+1, changeOf(values, int(i))); err != nil {
-						sp.errs[nib], sp.errAt[nib] = err, int(i)
-						for {
-							old := firstErr.Load()
-							if int64(i) >= old || firstErr.CompareAndSwap(old, int64(i)) {
-								break
-							}
-						}
+	onWorkers(workers, func(nib int) {
+		w := l.fork()
+		sp.loads[nib] = w
+		mine := sp.order[sp.starts[nib]:sp.starts[nib+1]]
+		if len(mine) == 0 {
+			return
+		}
+		nibbles := make([]byte, 0, len(mine)*(2*len(keys[mine[0]])+1))
+		ends := make([]int32, 0, len(mine))
+		for _, i := range mine {
+			if int64(i) > firstErr.Load() {
+				break // a key before it fails already
+			}
+			start := len(nibbles)
+			nibbles = appendKeyNibbles(nibbles, keys[i])
+			ends = append(ends, int32(len(nibbles)))
+			if err := w.path(&sp.branch.children[nib], nibbles[start:], depth+1, changeOf(values, int(i))); err != nil {
+				sp.errs[nib], sp.errAt[nib] = err, int(i)
+				for {
+					old := firstErr.Load()
+					if int64(i) >= old || firstErr.CompareAndSwap(old, int64(i)) {
 						break
 					}
 				}
-				sp.nibbles[nib], sp.ends[nib] = nibbles, ends
+				break
 			}
-		})
-	}
-	wg.Wait()
+		}
+		sp.nibbles[nib], sp.ends[nib] = nibbles, ends
+	})
 	first, err := -1, error(nil)
 	for nib, e := range sp.errs {
 		if e != nil && (err == nil || sp.errAt[nib] < first) {
@@ -442,4 +429,20 @@ func hasNibblePrefix(key, prefix []byte) bool {
 		}
 	}
 	return true
+}
+
+// onWorkers calls fn for each of a branch's 16 child nibbles, on workers
+// goroutines that each take the next nibble when done with one, and
+// returns when all are done.
+func onWorkers(workers int, fn func(nib int)) {
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for nib := int(next.Add(1) - 1); nib < 16; nib = int(next.Add(1) - 1) {
+				fn(nib)
+			}
+		})
+	}
+	wg.Wait()
 }

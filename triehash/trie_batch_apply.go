@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"sync"
 	"sync/atomic"
 )
 
@@ -70,49 +69,38 @@ func (t *Trie) applySplit(sp *batchSplit, keys, values [][]byte) error {
 	workers := t.workerCount()
 	depth := len(sp.prefix)
 	var (
-		subs       [16]*Trie // each child's bookkeeping
-		changed    [16]bool
-		stopped    [16]int // where a child's changes stopped: len(its keys) if they did not
-		nextNibble atomic.Int32
-		wg         sync.WaitGroup
+		subs    [16]*Trie // each child's bookkeeping
+		changed [16]bool
+		stopped [16]int // where a child's changes stopped: len(its keys) if they did not
 	)
-	for range workers {
-		wg.Go(func() {
-			for {
-				nib := int(nextNibble.Add(1) - 1)
-				if nib >= 16 {
-					return
-				}
-				sub := &Trie{src: t.src, workers: 1}
-				subs[nib] = sub
-				mine := sp.order[sp.starts[nib]:sp.starts[nib+1]]
-				slot := &sp.branch.children[nib]
-				stopped[nib] = len(mine)
-				start := int32(0)
-				for j, i := range mine {
-					end := sp.ends[nib][j]
-					k := sp.nibbles[nib][start:end:end]
-					start = end
-					var ok bool
-					var child node
-					var err error
-					if len(values[i]) == 0 {
-						ok, child, err = sub.delete(*slot, k, depth+1)
-					} else {
-						ok, child, err = sub.insert(*slot, k, depth+1, valueNode(bytes.Clone(values[i])))
-					}
-					if err != nil {
-						stopped[nib] = j
-						break
-					}
-					if ok {
-						*slot, changed[nib] = child, true
-					}
-				}
+	onWorkers(workers, func(nib int) {
+		sub := &Trie{src: t.src, workers: 1}
+		subs[nib] = sub
+		mine := sp.order[sp.starts[nib]:sp.starts[nib+1]]
+		slot := &sp.branch.children[nib]
+		stopped[nib] = len(mine)
+		start := int32(0)
+		for j, i := range mine {
+			end := sp.ends[nib][j]
+			k := sp.nibbles[nib][start:end:end]
+			start = end
+			var ok bool
+			var child node
+			var err error
+			if len(values[i]) == 0 {
+				ok, child, err = sub.delete(*slot, k, depth+1)
+			} else {
+				ok, child, err = sub.insert(*slot, k, depth+1, valueNode(bytes.Clone(values[i])))
 			}
-		})
-	}
-	wg.Wait()
+			if err != nil {
+				stopped[nib] = j
+				break
+			}
+			if ok {
+				*slot, changed[nib] = child, true
+			}
+		}
+	})
 	touched := false
 	for nib, sub := range subs {
 		touched = touched || changed[nib]
