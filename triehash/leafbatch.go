@@ -165,14 +165,15 @@ func (lb *leafBatch) encodeLeaf(i int, value []byte, before, after int) {
 
 // encodeChunk encodes the leaves of the first n of the chunk's keys, value
 // by value, and finishes the chunk; before is the number of nibbles the
-// first key shares with the key before it. It reads and writes only lb, so
-// the parallel builder runs it on workers.
+// first key shares with the key before it, and every slot but the last has
+// sharedWithNext set already. It reads and writes only lb, so the parallel
+// builder runs it on workers.
 func (lb *leafBatch) encodeChunk(values [][]byte, n, before int) {
 	lb.firstShared = before
 	for i := range n {
 		after := -1
 		if i+1 < len(lb.slots) {
-			after = commonPrefixNibbles(lb.key(i), lb.key(i+1))
+			after = int(lb.slots[i].sharedWithNext)
 		}
 		lb.encodeLeaf(i, values[i], before, after)
 		before = after

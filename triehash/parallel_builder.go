@@ -1,7 +1,6 @@
 package triehash
 
 import (
-	"bytes"
 	"runtime"
 	"sync/atomic"
 )
@@ -91,7 +90,14 @@ func (c *chunk) placed() int {
 	return len(c.values) - 1
 }
 
-func (c *chunk) add(key, value []byte) {
+// add appends a key and its value; shared is the number of nibbles the key
+// shares with the chunk's key before it, unless it is the chunk's first.
+// The producer finds it anyway, checking the order of the keys, so the
+// worker need not compare them again.
+func (c *chunk) add(key, value []byte, shared int) {
+	if n := len(c.leaves.slots); n > 0 {
+		c.leaves.slots[n-1].sharedWithNext = int16(shared)
+	}
 	c.leaves.addKey(key)
 	start := len(c.arena)
 	c.arena = append(c.arena, value...)
@@ -196,12 +202,16 @@ func (p *ParallelBuilder) Update(key, value []byte) error {
 	if err := checkUpdate(p.hashed, key, value); err != nil {
 		return err
 	}
+	shared := -1
 	if p.run == nil {
 		p.start()
-	} else if bytes.Compare(p.prev, key) >= 0 {
-		return orderError(p.prev, key)
+	} else {
+		var ascending bool
+		if shared, ascending = compareKeys(p.prev, key); !ascending {
+			return orderError(p.prev, key)
+		}
 	}
-	p.cur.add(key, value)
+	p.cur.add(key, value, shared)
 	p.prev = p.cur.leaves.key(len(p.cur.values) - 1)
 	if len(p.cur.values) > p.chunkSize {
 		// The chunk's last key moves on to the next chunk, where the key
@@ -211,8 +221,8 @@ func (p *ParallelBuilder) Update(key, value []byte) error {
 		full := p.cur
 		n := len(full.values)
 		next := <-p.run.free
-		next.before = commonPrefixNibbles(full.leaves.key(n-2), full.leaves.key(n-1))
-		next.add(full.leaves.key(n-1), full.values[n-1])
+		next.before = int(full.leaves.slots[n-2].sharedWithNext)
+		next.add(full.leaves.key(n-1), full.values[n-1], -1)
 		p.dispatch(false)
 		p.cur = next
 		p.prev = next.leaves.key(0)
