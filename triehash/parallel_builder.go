@@ -74,20 +74,18 @@ const parallelChunk = 4096
 // the chunk before, whose leaf could not be encoded until this chunk's first
 // key was known.
 type chunk struct {
-	leaves leafBatch // the keys, then their leaves
-	values [][]byte  // values[i] is the value of key i, in arena
-	arena  []byte
-	before int  // prefix the first item shares with the key before it
-	final  bool // the last chunk: its last item is placed too
+	leaves leafBatch // the keys and values, then their leaves
+	before int       // prefix the first item shares with the key before it
+	final  bool      // the last chunk: its last item is placed too
 	ready  chan struct{}
 }
 
 // placed is the number of the chunk's items its leaves are encoded for.
 func (c *chunk) placed() int {
 	if c.final {
-		return len(c.values)
+		return c.len()
 	}
-	return len(c.values) - 1
+	return c.len() - 1
 }
 
 // add appends a key and its value; shared is the number of nibbles the key
@@ -99,15 +97,16 @@ func (c *chunk) add(key, value []byte, shared int) {
 		c.leaves.slots[n-1].sharedWithNext = int16(shared)
 	}
 	c.leaves.addKey(key)
-	start := len(c.arena)
-	c.arena = append(c.arena, value...)
-	c.values = append(c.values, c.arena[start:len(c.arena):len(c.arena)])
+	c.leaves.addValue(value)
 }
+
+// len is the number of the chunk's items.
+func (c *chunk) len() int { return len(c.leaves.slots) }
 
 // recycle empties the chunk for the next keys.
 func (c *chunk) recycle() {
 	c.leaves.reset()
-	c.values, c.arena, c.final = c.values[:0], c.arena[:0], false
+	c.final = false
 }
 
 // NewParallelBuilder returns an empty ParallelBuilder that encodes leaves on
@@ -123,11 +122,9 @@ func NewParallelBuilder(onNode NodeFunc, workers int) *ParallelBuilder {
 func (p *ParallelBuilder) start() {
 	inFlight := 2*p.workers + 2
 	for len(p.chunks) < inFlight {
-		p.chunks = append(p.chunks, &chunk{
-			values: make([][]byte, 0, p.chunkSize+1),
-			arena:  make([]byte, 0, (p.chunkSize+1)*96),
-			ready:  make(chan struct{}, 1),
-		})
+		c := &chunk{ready: make(chan struct{}, 1)}
+		c.leaves.encodings = make([]byte, 0, (p.chunkSize+1)*128) // an account's leaf
+		p.chunks = append(p.chunks, c)
 	}
 	run := &pipeline{
 		free:    make(chan *chunk, inFlight),
@@ -155,7 +152,7 @@ func (p *ParallelBuilder) start() {
 func encodeChunks(run *pipeline) {
 	for c := range run.work {
 		if !run.dropped.Load() {
-			c.leaves.encodeChunk(c.values, c.placed(), c.before)
+			c.leaves.encodeChunk(c.placed(), c.before)
 		}
 		c.ready <- struct{}{}
 	}
@@ -171,7 +168,7 @@ func placeChunks(run *pipeline, onNode NodeFunc) {
 		if run.dropped.Load() {
 			continue
 		}
-		if len(c.values) > 0 {
+		if c.len() > 0 {
 			sawKeys = true
 			c.leaves.feed(&core, c.placed(), c.final)
 		}
@@ -212,17 +209,17 @@ func (p *ParallelBuilder) Update(key, value []byte) error {
 		}
 	}
 	p.cur.add(key, value, shared)
-	p.prev = p.cur.leaves.key(len(p.cur.values) - 1)
-	if len(p.cur.values) > p.chunkSize {
+	p.prev = p.cur.leaves.key(p.cur.len() - 1)
+	if p.cur.len() > p.chunkSize {
 		// The chunk's last key moves on to the next chunk, where the key
 		// after it decides its leaf.
 		// Copy it before the full chunk is handed over: from then on the
 		// placer may recycle it.
 		full := p.cur
-		n := len(full.values)
+		n := full.len()
 		next := <-p.run.free
 		next.before = int(full.leaves.slots[n-2].sharedWithNext)
-		next.add(full.leaves.key(n-1), full.values[n-1], -1)
+		next.add(full.leaves.key(n-1), full.leaves.value(n-1), -1)
 		p.dispatch(false)
 		p.cur = next
 		p.prev = next.leaves.key(0)
