@@ -211,10 +211,10 @@ const maxDeferred = hashBatch + 3
 
 // deferredArena is the size of the buffer the waiting encodings share:
 // hashBatch full branches of hashed children (532 bytes each) and room for
-// two more waiting for them; it bounds the Builder's memory (see
-// TestBuilderMemoryBounded). The queue is hashed rather than the buffer
-// grown, unless one node needs more.
-const deferredArena = (hashBatch + 2) * 532
+// one more waiting for them, rounded up to the allocator's size class. It
+// bounds the Builder's memory (see TestBuilderMemoryBounded). The queue is
+// hashed rather than the buffer grown, unless one node needs more.
+const deferredArena = 4864
 
 // deferredNodes is the queue of encoded nodes waiting for their hash.
 type deferredNodes struct {
