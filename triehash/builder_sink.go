@@ -57,16 +57,17 @@ func (s *nodeSink) commitNow(enc, key []byte, depth int) ref {
 	}
 	r.size = 32
 	r.data = fastkeccak.Sum256(enc)
-	s.report(key, depth, r.data, enc)
+	s.report(key, depth, &r.data, enc)
 	return r
 }
 
 // report gives a node stored by hash to onNode, with its path: the first
-// depth nibbles of key.
-func (s *nodeSink) report(key []byte, depth int, hash [32]byte, enc []byte) {
+// depth nibbles of key. The hash is passed by pointer, so that without
+// onNode, for most nodes, it is not copied.
+func (s *nodeSink) report(key []byte, depth int, hash *[32]byte, enc []byte) {
 	if s.onNode != nil {
 		s.path = appendNibbles(s.path[:0], key, depth)
-		s.onNode(s.path, hash, enc)
+		s.onNode(s.path, *hash, enc)
 	}
 }
 

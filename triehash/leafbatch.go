@@ -227,6 +227,11 @@ func (lb *leafBatch) encodeChunk(n, before int) {
 // encodes and hashes their bottom branches.
 func (lb *leafBatch) finishChunk(n int) {
 	lb.flushHashes()
+	if !lb.keepEncodings {
+		// Nothing reads the leaves or the values again: the bottom
+		// branches take their place.
+		lb.encodings = lb.encodings[:0]
+	}
 	lb.encodeBottomBranches(n)
 	lb.flushHashes()
 }

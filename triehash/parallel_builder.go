@@ -76,6 +76,7 @@ const parallelChunk = 4096
 type chunk struct {
 	leaves leafBatch // the keys and values, then their leaves
 	before int       // prefix the first item shares with the key before it
+	size   int       // keys per chunk, the ParallelBuilder's chunkSize
 	final  bool      // the last chunk: its last item is placed too
 	ready  chan struct{}
 }
@@ -93,6 +94,11 @@ func (c *chunk) placed() int {
 // The producer finds it anyway, checking the order of the keys, so the
 // worker need not compare them again.
 func (c *chunk) add(key, value []byte, shared int) {
+	if cap(c.leaves.encodings) == 0 {
+		// Sized from the first key and value, as a Builder's chunk is:
+		// keys and values of the same sizes fill it without growing it.
+		c.leaves.encodings = make([]byte, 0, (c.size+1)*(leafRoom(len(key), len(value))+len(value)))
+	}
 	if n := len(c.leaves.slots); n > 0 {
 		c.leaves.slots[n-1].sharedWithNext = int16(shared)
 	}
@@ -122,9 +128,7 @@ func NewParallelBuilder(onNode NodeFunc, workers int) *ParallelBuilder {
 func (p *ParallelBuilder) start() {
 	inFlight := 2*p.workers + 2
 	for len(p.chunks) < inFlight {
-		c := &chunk{ready: make(chan struct{}, 1)}
-		c.leaves.encodings = make([]byte, 0, (p.chunkSize+1)*128) // an account's leaf
-		p.chunks = append(p.chunks, c)
+		p.chunks = append(p.chunks, &chunk{ready: make(chan struct{}, 1)})
 	}
 	run := &pipeline{
 		free:    make(chan *chunk, inFlight),
@@ -135,6 +139,7 @@ func (p *ParallelBuilder) start() {
 	for _, c := range p.chunks {
 		c.recycle()
 		c.leaves.keepEncodings = p.onNode != nil
+		c.size = p.chunkSize
 		run.free <- c
 	}
 	for range p.workers {
