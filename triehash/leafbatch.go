@@ -52,12 +52,12 @@ type leafSlot struct {
 	// sharedWithNext is the number of nibbles the key shares with the next
 	// one, -1 for the last key of the trie.
 	sharedWithNext int16
-	// The key's value is copied to encodings[valueStart:encodingEnd] when
-	// it arrives, behind room for the leaf's headers and path, which
-	// encodeLeaf writes in front of it once it knows where the leaf hangs:
-	// the leaf's encoding is encodings[encodingStart:encodingEnd], without
-	// a second copy of the value.
-	encodingStart, valueStart, encodingEnd int
+	// encodings[encodingStart:encodingEnd] is the key's value, copied there
+	// when it arrives behind room for the leaf's headers and path, until
+	// encodeLeaf, once it knows where the leaf hangs, writes them in front
+	// of it and moves encodingStart back to them: from then on it is the
+	// leaf's encoding, without a second copy of the value.
+	encodingStart, encodingEnd int
 }
 
 // bottomBranch is a branch whose children are all leaves of the chunk. It
@@ -140,15 +140,15 @@ func (lb *leafBatch) addValue(value []byte) {
 	i := len(lb.slots) - 1
 	s := &lb.slots[i]
 	room := leafRoom(int(s.keyEnd)-lb.keyStart(i), len(value))
-	s.valueStart = len(lb.encodings) + room
-	lb.encodings = append(slices.Grow(lb.encodings, room+len(value))[:s.valueStart], value...)
+	s.encodingStart = len(lb.encodings) + room
+	lb.encodings = append(slices.Grow(lb.encodings, room+len(value))[:s.encodingStart], value...)
 	s.encodingEnd = len(lb.encodings)
 }
 
 // value returns the value of slot i, whose leaf is not encoded yet.
 func (lb *leafBatch) value(i int) []byte {
 	s := &lb.slots[i]
-	return lb.encodings[s.valueStart:s.encodingEnd:s.encodingEnd]
+	return lb.encodings[s.encodingStart:s.encodingEnd:s.encodingEnd]
 }
 
 // keepValue copies a value into values, for the core.
@@ -201,7 +201,7 @@ func (lb *leafBatch) encodeLeaf(i int, before, after int) {
 	if verifyPrecomputed {
 		lb.keepValue(lb.value(i)) // for the core to check the leaf against
 	}
-	s.encodingStart = prependLeaf(lb.encodings, s.valueStart, s.encodingEnd, key, depth+1)
+	s.encodingStart = prependLeaf(lb.encodings, s.encodingStart, s.encodingEnd, key, depth+1)
 	lb.commitNode(lb.encodings[s.encodingStart:s.encodingEnd:s.encodingEnd], &lb.leafRefs[i], int32(i))
 }
 
