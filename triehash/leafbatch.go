@@ -39,6 +39,10 @@ const leafChunk = 64
 // of the widest batch kernel (8 lanes), so the per-call set-up is shared.
 const hashGroup = 16
 
+// The largest chunk, a ParallelBuilder's, must number its slots in an
+// int16 (see bottomBranch).
+const _ = int16(max(leafChunk, parallelChunk) + 1)
+
 // leafSlot describes one key of a chunk.
 type leafSlot struct {
 	// keyEnd is where the key ends in keys; it starts where the key of the
@@ -63,8 +67,8 @@ type leafSlot struct {
 // bottomBranch is a branch whose children are all leaves of the chunk. It
 // closes when the key of slot lastSlot is placed.
 type bottomBranch struct {
-	encodingStart, encodingEnd int // in encodings, if they are kept
-	firstSlot, lastSlot        int32
+	encodingStart, encodingEnd int   // in encodings, if they are kept
+	firstSlot, lastSlot        int16 // a chunk has fewer than 2^15 slots
 	depth                      int16
 	ref                        ref
 }
@@ -319,7 +323,7 @@ func (lb *leafBatch) encodeBottomBranches(n int) {
 			start := len(lb.encodings)
 			lb.encodings = appendBranch(lb.encodings, &br)
 			lb.bottoms = append(lb.bottoms, bottomBranch{
-				encodingStart: start, encodingEnd: len(lb.encodings), firstSlot: int32(i), lastSlot: int32(j), depth: d,
+				encodingStart: start, encodingEnd: len(lb.encodings), firstSlot: int16(i), lastSlot: int16(j), depth: d,
 			})
 			last := len(lb.bottoms) - 1
 			lb.commitNode(lb.encodings[start:len(lb.encodings):len(lb.encodings)], &lb.bottoms[last].ref, int32(^last))
