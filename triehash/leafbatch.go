@@ -40,8 +40,8 @@ const leafChunk = 64
 const hashGroup = 16
 
 // The largest chunk, a ParallelBuilder's, must number its slots in an
-// int16 (see bottomBranch).
-const _ = int16(max(leafChunk, parallelChunk) + 1)
+// int16 (see bottomBranch): this does not compile otherwise.
+const _ uint = 1<<15 - 1 - (max(leafChunk, parallelChunk) + 1)
 
 // leafSlot describes one key of a chunk.
 type leafSlot struct {
