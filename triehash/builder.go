@@ -52,11 +52,8 @@ type Builder struct {
 	batch leafBatch
 	core  streamCore
 
-	// newestValue is the value of the newest key, the one whose leaf waits
-	// for the next key: a copy in valueCopy, or the caller's own slice when
-	// Root and its relatives lend it (see update).
-	newestValue []byte
-	valueCopy   []byte
+	// The newest key, whose leaf waits for the next key, has its value in
+	// the batch stage's chunk already (see leafBatch.addValue).
 	// newestShared is the number of nibbles the newest key shares with the
 	// key before it, -1 if it is the first.
 	newestShared int
@@ -84,7 +81,6 @@ func newBuilder(onNode NodeFunc, topDepth int) *Builder {
 func (b *Builder) Reset() {
 	b.core.reset()
 	b.batch.reset()
-	b.newestValue = nil
 	b.hashed = false
 }
 
@@ -96,10 +92,10 @@ func (b *Builder) Update(key, value []byte) error {
 	return b.update(key, value, true)
 }
 
-// update is Update. Without copyValue the Builder keeps the caller's value
-// slice instead of a copy, and the caller must leave it unchanged until
-// Hash: Root and its relatives lend values they hold anyway. Keys are always
-// copied, into the batch stage's chunk.
+// update is Update. copyValue has no effect any more: keys and values are
+// copied into the batch stage's chunk as they arrive, the values where
+// their leaves are encoded, so a value is copied once whether or not the
+// caller lends it.
 func (b *Builder) update(key, value []byte, copyValue bool) error {
 	if err := checkUpdate(b.hashed, key, value); err != nil {
 		return err
@@ -120,11 +116,12 @@ func (b *Builder) update(key, value []byte, copyValue bool) error {
 		}
 		lb.firstShared, b.newestShared = -1, -1
 		lb.keepEncodings = b.core.sink.onNode != nil
+		lb.dropHashed = !lb.keepEncodings
 	}
 	lb.addKey(key)
 	if n > 0 {
 		// The new key decides where the waiting key's leaf hangs.
-		lb.encodeLeaf(n-1, b.newestValue, b.newestShared, shared)
+		lb.encodeLeaf(n-1, b.newestShared, shared)
 		b.newestShared = shared
 		if n == leafChunk {
 			lb.finishChunk(n)
@@ -132,12 +129,9 @@ func (b *Builder) update(key, value []byte, copyValue bool) error {
 			lb.keepLast(n, shared)
 		}
 	}
-	if copyValue {
-		b.valueCopy = append(b.valueCopy[:0], value...)
-		b.newestValue = b.valueCopy
-	} else {
-		b.newestValue = value
-	}
+	// After the waiting key's leaf: the buffer it goes into may have been
+	// emptied, its leaves hashed.
+	lb.addValue(value)
 	return nil
 }
 
@@ -147,7 +141,6 @@ func (b *Builder) update(key, value []byte, copyValue bool) error {
 // their size. Larger ones grow the buffers, once.
 func (b *Builder) allocate(key, value []byte) {
 	b.batch.allocate(len(key), len(value), b.core.sink.onNode != nil)
-	b.valueCopy = make([]byte, 0, len(value))
 	b.core.allocate()
 }
 
@@ -172,7 +165,7 @@ func (b *Builder) Hash() [32]byte {
 func (b *Builder) finish() ref {
 	lb := &b.batch
 	n := len(lb.slots)
-	lb.encodeLeaf(n-1, b.newestValue, b.newestShared, -1)
+	lb.encodeLeaf(n-1, b.newestShared, -1)
 	lb.finishChunk(n)
 	lb.feed(&b.core, n, true)
 	return b.core.finish()

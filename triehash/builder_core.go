@@ -191,7 +191,7 @@ func (c *streamCore) placeKey() {
 		c.verify("leaf", depth, &c.leaf)
 	}
 	if c.leaf.ref.hashed() {
-		c.sink.report(c.key, depth, c.leaf.ref.data, c.leaf.encoding)
+		c.sink.report(c.key, depth, &c.leaf.ref.data, c.leaf.encoding)
 	}
 	c.setChild(len(c.open)-1, nibble(c.key, t.depth), c.leaf.ref, -1)
 }
@@ -248,7 +248,7 @@ func (c *streamCore) closeBranch(br *branch, parent int) (r ref, waiting int) {
 		}
 		r, waiting = c.bottom.ref, -1
 		if r.hashed() {
-			c.sink.report(c.key, br.depth, r.data, c.bottom.encoding)
+			c.sink.report(c.key, br.depth, &r.data, c.bottom.encoding)
 		}
 		c.hasBottom = false
 	} else {

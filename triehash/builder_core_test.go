@@ -60,7 +60,10 @@ func TestCoreWithoutBatchStage(t *testing.T) {
 // hashes the branches above the leaves' branches in full batches: a branch
 // that closes while one of its children waits for its hash is queued
 // behind it instead of having the queue hashed early, which used to split
-// the queue into calls of one or two nodes, hashed one state at a time.
+// the queue into calls of one or two nodes, hashed one state at a time;
+// and that nodes waiting for their children leave few lanes of a call
+// idle, which took the queue to about six nodes a call when it hashed
+// every ready node whenever it was full.
 func TestSinkBatchesAroundWaitingChildren(t *testing.T) {
 	if verifyPrecomputed {
 		t.Skip("with triehash_verify the core hashes the queue before each check of a bottom branch")
@@ -82,8 +85,8 @@ func TestSinkBatchesAroundWaitingChildren(t *testing.T) {
 	if want, _ := gethStackTrie(t, keys, values); got != want {
 		t.Fatalf("root %x, StackTrie %x", got, want)
 	}
-	if calls == 0 || small*20 > calls || nodes < 4*calls {
-		t.Errorf("the deferred queue hashed %d nodes in %d calls, %d of them of one or two nodes; want under 5%% such calls and 4 nodes a call or more", nodes, calls, small)
+	if calls == 0 || small*20 > calls || 2*nodes < 15*calls {
+		t.Errorf("the deferred queue hashed %d nodes in %d calls, %d of them of one or two nodes; want under 5%% such calls and 7.5 nodes a call or more", nodes, calls, small)
 	}
 	t.Logf("%d nodes in %d calls, %d of one or two nodes", nodes, calls, small)
 }

@@ -57,16 +57,17 @@ func (s *nodeSink) commitNow(enc, key []byte, depth int) ref {
 	}
 	r.size = 32
 	r.data = fastkeccak.Sum256(enc)
-	s.report(key, depth, r.data, enc)
+	s.report(key, depth, &r.data, enc)
 	return r
 }
 
 // report gives a node stored by hash to onNode, with its path: the first
-// depth nibbles of key.
-func (s *nodeSink) report(key []byte, depth int, hash [32]byte, enc []byte) {
+// depth nibbles of key. The hash is passed by pointer, so that without
+// onNode, for most nodes, it is not copied.
+func (s *nodeSink) report(key []byte, depth int, hash *[32]byte, enc []byte) {
 	if s.onNode != nil {
 		s.path = appendNibbles(s.path[:0], key, depth)
-		s.onNode(s.path, hash, enc)
+		s.onNode(s.path, *hash, enc)
 	}
 }
 
@@ -82,9 +83,12 @@ func (s *nodeSink) reserve(size, entries int, open []branch) {
 	}
 }
 
-// hashReady hashes every deferred node without holes, copies each hash
-// where its reference is kept (an open branch, or a hole in a node still
-// waiting) and drops those nodes from the queue.
+// hashReady hashes the deferred nodes without holes, the oldest hashBatch
+// of them at most, copies each hash where its reference is kept (an open
+// branch, or a hole in a node still waiting) and drops those nodes from the
+// queue. Capping the batch at one kernel call keeps the lanes full: the
+// ready nodes left over wait for the next call instead of taking a call
+// of their own.
 func (s *nodeSink) hashReady(open []branch) {
 	d := &s.deferred
 	var (
@@ -95,7 +99,7 @@ func (s *nodeSink) hashReady(open []branch) {
 	n, start := 0, 0
 	for i := range d.nodes[:d.n] {
 		e := &d.nodes[i]
-		if e.holes == 0 {
+		if e.holes == 0 && n < hashBatch {
 			msgs[n], which[n] = d.arena[start:e.end:e.end], i
 			n++
 		}
@@ -196,14 +200,22 @@ func (s *nodeSink) flush(open []branch) {
 // deferred queue hashes: for the test of how well the queue batches.
 var observeSinkBatch func(n int)
 
-// maxDeferred bounds the nodes waiting to be hashed: one call of the widest
-// batch kernel.
-const maxDeferred = 8
+// hashBatch is how many nodes hashReady hashes at most: one call of the
+// widest batch kernel.
+const hashBatch = 8
 
-// deferredArena is the size of the buffer the waiting encodings share: about
-// maxDeferred full branches of hashed children (532 bytes each). The queue
-// is hashed rather than the buffer grown, unless one node needs more.
-const deferredArena = 4 << 10
+// maxDeferred bounds the nodes waiting to be hashed: a full kernel call of
+// nodes without holes and three more, parents (or an extension above one)
+// that wait in the queue for some of them, so that waiting nodes seldom
+// leave lanes of a call idle.
+const maxDeferred = hashBatch + 3
+
+// deferredArena is the size of the buffer the waiting encodings share:
+// hashBatch full branches of hashed children (532 bytes each) and room for
+// one more waiting for them, rounded up to the allocator's size class. It
+// bounds the Builder's memory (see TestBuilderMemoryBounded). The queue is
+// hashed rather than the buffer grown, unless one node needs more.
+const deferredArena = 4864
 
 // deferredNodes is the queue of encoded nodes waiting for their hash.
 type deferredNodes struct {

@@ -243,3 +243,37 @@ func TestCompareKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestPrependLeaf checks that a leaf written in front of its value, as the
+// batch stage writes it, is the leaf appendLeaf appends, for every depth of
+// keys of several lengths and values around the RLP header sizes, and that
+// it fits the room leafRoom leaves.
+func TestPrependLeaf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 1))
+	for _, keyLen := range []int{1, 2, 9, 32, 55, 56, 300} {
+		key := make([]byte, keyLen)
+		for i := range key {
+			key[i] = byte(rng.Uint32())
+		}
+		for _, valueLen := range []int{1, 2, 20, 54, 55, 56, 200, 70000} {
+			value := make([]byte, valueLen)
+			for i := range value {
+				value[i] = byte(rng.Uint32())
+			}
+			if valueLen == 1 {
+				value[0] &= 0x7f // a byte below 0x80 is its own encoding
+			}
+			for from := 1; from < 2*keyLen; from++ {
+				want := appendLeaf(nil, key, from, value)
+				room := leafRoom(keyLen, valueLen)
+				buf := make([]byte, 3+room+valueLen)
+				copy(buf[3+room:], value)
+				start := prependLeaf(buf, 3+room, len(buf), key, from)
+				if start < 3 || !bytes.Equal(buf[start:], want) {
+					t.Fatalf("key of %d bytes, value of %d, from nibble %d: leaf at %d of room %d\n%x, appendLeaf\n%x",
+						keyLen, valueLen, from, start-3, room, buf[max(start, 0):], want)
+				}
+			}
+		}
+	}
+}

@@ -113,6 +113,48 @@ func appendLeaf(dst, key []byte, from int, value []byte) []byte {
 	return dst
 }
 
+// leafRoom is the most room that the headers and the path of a leaf take
+// in front of its value, for a key of keyLen bytes and a value of valueLen:
+// see prependLeaf. A leaf hangs one nibble at least below the top of the
+// trie, so its path is keyLen compact bytes at most.
+func leafRoom(keyLen, valueLen int) int {
+	path := rlpstream.HeaderSize(keyLen) + keyLen
+	valueHeader := rlpstream.HeaderSize(valueLen)
+	return rlpstream.HeaderSize(path+valueHeader+valueLen) + path + valueHeader
+}
+
+// prependLeaf writes the leaf node for nibbles [from, end) of key, from >=
+// 1, whose value is buf[valueStart:valueEnd], in front of the value: the
+// leaf is buf[start:valueEnd], the same bytes appendLeaf appends, and the
+// leafRoom bytes before valueStart must be free for it.
+func prependLeaf(buf []byte, valueStart, valueEnd int, key []byte, from int) (start int) {
+	value := buf[valueStart:valueEnd]
+	p := valueStart
+	if len(value) != 1 || value[0] >= 0x80 {
+		p -= rlpstream.HeaderSize(len(value))
+		putHeader(buf[p:], 0x80, len(value))
+	}
+	// Keys have an even number of nibbles: after the flag byte, and the
+	// first nibble if the count is odd, the path is the key's own bytes.
+	rest := key[(from+1)/2:]
+	p -= len(rest)
+	copy(buf[p:], rest)
+	p--
+	if from%2 == 1 {
+		buf[p] = 0x30 | nibble(key, from)
+	} else {
+		buf[p] = 0x20
+	}
+	if pathBytes := len(rest) + 1; pathBytes > 1 {
+		p -= rlpstream.HeaderSize(pathBytes)
+		putHeader(buf[p:], 0x80, pathBytes)
+	}
+	payload := valueEnd - p
+	p -= rlpstream.HeaderSize(payload)
+	putHeader(buf[p:], 0xc0, payload)
+	return p
+}
+
 // putHeader writes at the start of out the RLP header of a string (base
 // 0x80) or list (base 0xc0) of n bytes, and returns its size, which out
 // must have room for (rlpstream.HeaderSize).

@@ -1,6 +1,10 @@
 package triehash
 
-import "github.com/keccakroot/keccakroot/fastkeccak"
+import (
+	"slices"
+
+	"github.com/keccakroot/keccakroot/fastkeccak"
+)
 
 // The batch stage of the Builder, in front of its streaming core.
 //
@@ -35,10 +39,15 @@ const leafChunk = 64
 // of the widest batch kernel (8 lanes), so the per-call set-up is shared.
 const hashGroup = 16
 
-// leafSlot describes one key of a chunk. Offsets are ends: each key,
-// encoding and value starts where the one of the slot before ends.
+// The largest chunk, a ParallelBuilder's, must number its slots in an
+// int16 (see bottomBranch): this does not compile otherwise.
+const _ uint = 1<<15 - 1 - (max(leafChunk, parallelChunk) + 1)
+
+// leafSlot describes one key of a chunk.
 type leafSlot struct {
-	keyEnd uint32 // in keys; keys are at most MaxKeyLength bytes
+	// keyEnd is where the key ends in keys; it starts where the key of the
+	// slot before ends. Keys are at most MaxKeyLength bytes.
+	keyEnd uint32
 	// parentDepth is the depth of the branch the key's leaf hangs from;
 	// -1 if it has no leaf: it ends at that branch (it is a prefix of the
 	// next key), or it is the only key of the trie. Its value is then kept
@@ -47,15 +56,19 @@ type leafSlot struct {
 	// sharedWithNext is the number of nibbles the key shares with the next
 	// one, -1 for the last key of the trie.
 	sharedWithNext int16
-	encodingEnd    int // in encodings, if they are kept
-	valueEnd       int // in values
+	// encodings[encodingStart:encodingEnd] is the key's value, copied there
+	// when it arrives behind room for the leaf's headers and path, until
+	// encodeLeaf, once it knows where the leaf hangs, writes them in front
+	// of it and moves encodingStart back to them: from then on it is the
+	// leaf's encoding, without a second copy of the value.
+	encodingStart, encodingEnd int
 }
 
 // bottomBranch is a branch whose children are all leaves of the chunk. It
 // closes when the key of slot lastSlot is placed.
 type bottomBranch struct {
-	encodingStart, encodingEnd int // in encodings, if they are kept
-	firstSlot, lastSlot        int32
+	encodingStart, encodingEnd int   // in encodings, if they are kept
+	firstSlot, lastSlot        int16 // a chunk has fewer than 2^15 slots
 	depth                      int16
 	ref                        ref
 }
@@ -70,11 +83,18 @@ type leafBatch struct {
 	firstShared int
 	keys        []byte
 	slots       []leafSlot
-	leafRefs    []ref  // leafRefs[i]: how slot i's leaf is referenced
-	values      []byte // of the slots without a leaf (all, if verifyPrecomputed)
-	encodings   []byte
-	bottoms     []bottomBranch
-	queue       hashQueue
+	// dropHashed drops the encodings at each hash call: set where nothing
+	// reads them again and every value arrives after the leaves before it
+	// are queued (the Builder without onNode), so that the buffer holds no
+	// more than one call's leaves and the next value.
+	dropHashed bool
+	leafRefs   []ref  // leafRefs[i]: how slot i's leaf is referenced
+	values     []byte // of the slots without a leaf (all, if verifyPrecomputed)
+	// valueEnds are where each value in values ends, slot by slot.
+	valueEnds []int
+	encodings []byte
+	bottoms   []bottomBranch
+	queue     hashQueue
 }
 
 // hashQueue holds encodings waiting for one Sum256Batch call, and whose
@@ -87,44 +107,72 @@ type hashQueue struct {
 
 // allocate sizes the chunk's buffers from the first key's and value's
 // lengths. With keepEncodings, leaf encodings wait for the whole chunk to be
-// fed to the core, else for one hash call; a leaf is the key, the value and
-// a few header bytes.
+// fed to the core, else for one hash call, with the next key's value behind
+// them; a leaf is the value and, in front of it, the room leafRoom leaves.
 func (lb *leafBatch) allocate(keyLen, valueLen int, keepEncodings bool) {
 	lb.keys = make([]byte, 0, (leafChunk+1)*keyLen)
 	lb.slots = make([]leafSlot, 0, leafChunk+1)
 	lb.leafRefs = make([]ref, 0, leafChunk+1)
-	leaves := hashGroup
+	leaves := hashGroup + 1
 	if keepEncodings {
-		leaves = leafChunk
+		leaves = leafChunk + 1
 	}
-	lb.encodings = make([]byte, 0, leaves*(keyLen+valueLen+8))
+	lb.encodings = make([]byte, 0, leaves*(leafRoom(keyLen, valueLen)+valueLen))
 	lb.bottoms = make([]bottomBranch, 0, leafChunk/2) // each has two keys or more
 }
 
 func (lb *leafBatch) reset() {
 	lb.keys, lb.slots, lb.leafRefs = lb.keys[:0], lb.slots[:0], lb.leafRefs[:0]
-	lb.values, lb.encodings, lb.bottoms = lb.values[:0], lb.encodings[:0], lb.bottoms[:0]
+	lb.values, lb.valueEnds = lb.values[:0], lb.valueEnds[:0]
+	lb.encodings, lb.bottoms = lb.encodings[:0], lb.bottoms[:0]
 	clear(lb.queue.encodings[:lb.queue.n])
 	lb.queue.n = 0
 	lb.firstShared = -1
 }
 
-// addKey appends a key to the chunk; its leaf is encoded later, by
-// encodeLeaf.
+// addKey appends a key to the chunk; its value follows, by addValue, and
+// its leaf is encoded later, by encodeLeaf.
 func (lb *leafBatch) addKey(key []byte) {
 	lb.keys = append(lb.keys, key...)
 	lb.slots = append(lb.slots, leafSlot{keyEnd: uint32(len(lb.keys))})
 	lb.leafRefs = append(lb.leafRefs, ref{})
 }
 
+// addValue copies the value of the chunk's newest key into encodings,
+// behind the room its leaf's headers and path take at most.
+func (lb *leafBatch) addValue(value []byte) {
+	i := len(lb.slots) - 1
+	s := &lb.slots[i]
+	room := leafRoom(int(s.keyEnd)-lb.keyStart(i), len(value))
+	s.encodingStart = len(lb.encodings) + room
+	lb.encodings = append(slices.Grow(lb.encodings, room+len(value))[:s.encodingStart], value...)
+	s.encodingEnd = len(lb.encodings)
+}
+
+// value returns the value of slot i, whose leaf is not encoded yet.
+func (lb *leafBatch) value(i int) []byte {
+	s := &lb.slots[i]
+	return lb.encodings[s.encodingStart:s.encodingEnd:s.encodingEnd]
+}
+
+// keepValue copies a value into values, for the core.
+func (lb *leafBatch) keepValue(value []byte) {
+	lb.values = append(lb.values, value...)
+	lb.valueEnds = append(lb.valueEnds, len(lb.values))
+}
+
 // key returns the key of slot i.
 func (lb *leafBatch) key(i int) []byte {
-	start := uint32(0)
-	if i > 0 {
-		start = lb.slots[i-1].keyEnd
-	}
 	end := lb.slots[i].keyEnd
-	return lb.keys[start:end:end]
+	return lb.keys[lb.keyStart(i):end:end]
+}
+
+// keyStart returns where the key of slot i begins in keys.
+func (lb *leafBatch) keyStart(i int) int {
+	if i == 0 {
+		return 0
+	}
+	return int(lb.slots[i-1].keyEnd)
 }
 
 // keepLast makes slot n, the chunk's last key, the first of the next chunk,
@@ -140,41 +188,40 @@ func (lb *leafBatch) keepLast(n, shared int) {
 }
 
 // encodeLeaf encodes the leaf of slot i, whose key shares before nibbles
-// with the key before it and after with the key after it (-1 for none), and
-// queues it for hashing.
-func (lb *leafBatch) encodeLeaf(i int, value []byte, before, after int) {
+// with the key before it and after with the key after it (-1 for none),
+// around its value, and queues it for hashing.
+func (lb *leafBatch) encodeLeaf(i int, before, after int) {
 	s := &lb.slots[i]
 	s.sharedWithNext = int16(after)
 	key := lb.key(i)
 	depth := max(before, after)
 	if depth < 0 || depth == 2*len(key) {
 		s.parentDepth = -1
-		lb.values = append(lb.values, value...)
-		s.valueEnd, s.encodingEnd = len(lb.values), len(lb.encodings)
+		lb.keepValue(lb.value(i))
+		s.encodingStart = s.encodingEnd
 		return
 	}
 	s.parentDepth = int16(depth)
 	if verifyPrecomputed {
-		lb.values = append(lb.values, value...) // for the core to check the leaf against
+		lb.keepValue(lb.value(i)) // for the core to check the leaf against
 	}
-	start := len(lb.encodings)
-	lb.encodings = appendLeaf(lb.encodings, key, depth+1, value)
-	s.valueEnd, s.encodingEnd = len(lb.values), len(lb.encodings)
-	lb.commitNode(lb.encodings[start:len(lb.encodings):len(lb.encodings)], &lb.leafRefs[i], int32(i))
+	s.encodingStart = prependLeaf(lb.encodings, s.encodingStart, s.encodingEnd, key, depth+1)
+	lb.commitNode(lb.encodings[s.encodingStart:s.encodingEnd:s.encodingEnd], &lb.leafRefs[i], int32(i))
 }
 
-// encodeChunk encodes the leaves of the first n of the chunk's keys, value
-// by value, and finishes the chunk; before is the number of nibbles the
-// first key shares with the key before it. It reads and writes only lb, so
-// the parallel builder runs it on workers.
-func (lb *leafBatch) encodeChunk(values [][]byte, n, before int) {
+// encodeChunk encodes the leaves of the first n of the chunk's keys and
+// finishes the chunk; before is the number of nibbles the first key shares
+// with the key before it, and every slot but the last has sharedWithNext
+// set already. It reads and writes only lb, so the parallel builder runs it
+// on workers.
+func (lb *leafBatch) encodeChunk(n, before int) {
 	lb.firstShared = before
 	for i := range n {
 		after := -1
 		if i+1 < len(lb.slots) {
-			after = commonPrefixNibbles(lb.key(i), lb.key(i+1))
+			after = int(lb.slots[i].sharedWithNext)
 		}
-		lb.encodeLeaf(i, values[i], before, after)
+		lb.encodeLeaf(i, before, after)
 		before = after
 	}
 	lb.finishChunk(n)
@@ -184,6 +231,11 @@ func (lb *leafBatch) encodeChunk(values [][]byte, n, before int) {
 // encodes and hashes their bottom branches.
 func (lb *leafBatch) finishChunk(n int) {
 	lb.flushHashes()
+	if !lb.keepEncodings {
+		// Nothing reads the leaves or the values again: the bottom
+		// branches take their place.
+		lb.encodings = lb.encodings[:0]
+	}
 	lb.encodeBottomBranches(n)
 	lb.flushHashes()
 }
@@ -204,8 +256,8 @@ func (lb *leafBatch) commitNode(enc []byte, r *ref, target int32) {
 	}
 }
 
-// flushHashes hashes the queued encodings into their references. Unless
-// encodings are kept, they are dropped: nothing reads them again.
+// flushHashes hashes the queued encodings into their references, and
+// drops the encodings if dropHashed.
 func (lb *leafBatch) flushHashes() {
 	q := &lb.queue
 	if q.n > 0 {
@@ -223,7 +275,7 @@ func (lb *leafBatch) flushHashes() {
 		clear(q.encodings[:q.n])
 		q.n = 0
 	}
-	if !lb.keepEncodings {
+	if lb.dropHashed {
 		lb.encodings = lb.encodings[:0]
 	}
 }
@@ -271,7 +323,7 @@ func (lb *leafBatch) encodeBottomBranches(n int) {
 			start := len(lb.encodings)
 			lb.encodings = appendBranch(lb.encodings, &br)
 			lb.bottoms = append(lb.bottoms, bottomBranch{
-				encodingStart: start, encodingEnd: len(lb.encodings), firstSlot: int32(i), lastSlot: int32(j), depth: d,
+				encodingStart: start, encodingEnd: len(lb.encodings), firstSlot: int16(i), lastSlot: int16(j), depth: d,
 			})
 			last := len(lb.bottoms) - 1
 			lb.commitNode(lb.encodings[start:len(lb.encodings):len(lb.encodings)], &lb.bottoms[last].ref, int32(^last))
@@ -293,7 +345,7 @@ func (lb *leafBatch) encodeBottomBranches(n int) {
 // branch whose encoding it would not use.
 func (lb *leafBatch) feed(c *streamCore, n int, final bool) {
 	whole := !lb.keepEncodings && !verifyPrecomputed
-	encodingStart, valueStart, bottom := 0, 0, 0
+	valueStart, kept, bottom := 0, 0, 0
 	for i := 0; i < n; i++ {
 		if whole && bottom < len(lb.bottoms) && int(lb.bottoms[bottom].firstSlot) == i {
 			bb := &lb.bottoms[bottom]
@@ -308,7 +360,6 @@ func (lb *leafBatch) feed(c *streamCore, n int, final bool) {
 				c.hasLeaf, c.leaf.ref, c.leaf.encoding = true, bb.ref, nil
 				c.hasBottom = false
 				c.advance(after)
-				encodingStart, valueStart = lb.slots[j].encodingEnd, lb.slots[j].valueEnd
 				bottom++
 				i = j
 				continue
@@ -316,16 +367,21 @@ func (lb *leafBatch) feed(c *streamCore, n int, final bool) {
 		}
 		s := &lb.slots[i]
 		c.key = lb.key(i)
-		c.value = lb.values[valueStart:s.valueEnd]
 		c.hasLeaf = s.parentDepth >= 0
+		c.value = nil
+		if !c.hasLeaf || verifyPrecomputed {
+			end := lb.valueEnds[kept]
+			c.value = lb.values[valueStart:end]
+			valueStart = end
+			kept++
+		}
 		if c.hasLeaf {
 			c.leaf.ref = lb.leafRefs[i]
 			c.leaf.encoding = nil
 			if lb.keepEncodings {
-				c.leaf.encoding = lb.encodings[encodingStart:s.encodingEnd]
+				c.leaf.encoding = lb.encodings[s.encodingStart:s.encodingEnd]
 			}
 		}
-		encodingStart, valueStart = s.encodingEnd, s.valueEnd
 		c.hasBottom = bottom < len(lb.bottoms) && int(lb.bottoms[bottom].lastSlot) == i
 		if c.hasBottom {
 			bb := &lb.bottoms[bottom]

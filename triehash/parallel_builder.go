@@ -1,7 +1,6 @@
 package triehash
 
 import (
-	"bytes"
 	"runtime"
 	"sync/atomic"
 )
@@ -75,33 +74,45 @@ const parallelChunk = 4096
 // the chunk before, whose leaf could not be encoded until this chunk's first
 // key was known.
 type chunk struct {
-	leaves leafBatch // the keys, then their leaves
-	values [][]byte  // values[i] is the value of key i, in arena
-	arena  []byte
-	before int  // prefix the first item shares with the key before it
-	final  bool // the last chunk: its last item is placed too
+	leaves leafBatch // the keys and values, then their leaves
+	before int       // prefix the first item shares with the key before it
+	size   int       // keys per chunk, the ParallelBuilder's chunkSize
+	final  bool      // the last chunk: its last item is placed too
 	ready  chan struct{}
 }
 
 // placed is the number of the chunk's items its leaves are encoded for.
 func (c *chunk) placed() int {
 	if c.final {
-		return len(c.values)
+		return c.len()
 	}
-	return len(c.values) - 1
+	return c.len() - 1
 }
 
-func (c *chunk) add(key, value []byte) {
+// add appends a key and its value; shared is the number of nibbles the key
+// shares with the chunk's key before it, unless it is the chunk's first.
+// The producer finds it anyway, checking the order of the keys, so the
+// worker need not compare them again.
+func (c *chunk) add(key, value []byte, shared int) {
+	if cap(c.leaves.encodings) == 0 {
+		// Sized from the first key and value, as a Builder's chunk is:
+		// keys and values of the same sizes fill it without growing it.
+		c.leaves.encodings = make([]byte, 0, (c.size+1)*(leafRoom(len(key), len(value))+len(value)))
+	}
+	if n := len(c.leaves.slots); n > 0 {
+		c.leaves.slots[n-1].sharedWithNext = int16(shared)
+	}
 	c.leaves.addKey(key)
-	start := len(c.arena)
-	c.arena = append(c.arena, value...)
-	c.values = append(c.values, c.arena[start:len(c.arena):len(c.arena)])
+	c.leaves.addValue(value)
 }
+
+// len is the number of the chunk's items.
+func (c *chunk) len() int { return len(c.leaves.slots) }
 
 // recycle empties the chunk for the next keys.
 func (c *chunk) recycle() {
 	c.leaves.reset()
-	c.values, c.arena, c.final = c.values[:0], c.arena[:0], false
+	c.final = false
 }
 
 // NewParallelBuilder returns an empty ParallelBuilder that encodes leaves on
@@ -117,11 +128,7 @@ func NewParallelBuilder(onNode NodeFunc, workers int) *ParallelBuilder {
 func (p *ParallelBuilder) start() {
 	inFlight := 2*p.workers + 2
 	for len(p.chunks) < inFlight {
-		p.chunks = append(p.chunks, &chunk{
-			values: make([][]byte, 0, p.chunkSize+1),
-			arena:  make([]byte, 0, (p.chunkSize+1)*96),
-			ready:  make(chan struct{}, 1),
-		})
+		p.chunks = append(p.chunks, &chunk{ready: make(chan struct{}, 1)})
 	}
 	run := &pipeline{
 		free:    make(chan *chunk, inFlight),
@@ -132,6 +139,7 @@ func (p *ParallelBuilder) start() {
 	for _, c := range p.chunks {
 		c.recycle()
 		c.leaves.keepEncodings = p.onNode != nil
+		c.size = p.chunkSize
 		run.free <- c
 	}
 	for range p.workers {
@@ -149,7 +157,7 @@ func (p *ParallelBuilder) start() {
 func encodeChunks(run *pipeline) {
 	for c := range run.work {
 		if !run.dropped.Load() {
-			c.leaves.encodeChunk(c.values, c.placed(), c.before)
+			c.leaves.encodeChunk(c.placed(), c.before)
 		}
 		c.ready <- struct{}{}
 	}
@@ -165,7 +173,7 @@ func placeChunks(run *pipeline, onNode NodeFunc) {
 		if run.dropped.Load() {
 			continue
 		}
-		if len(c.values) > 0 {
+		if c.len() > 0 {
 			sawKeys = true
 			c.leaves.feed(&core, c.placed(), c.final)
 		}
@@ -196,23 +204,27 @@ func (p *ParallelBuilder) Update(key, value []byte) error {
 	if err := checkUpdate(p.hashed, key, value); err != nil {
 		return err
 	}
+	shared := -1
 	if p.run == nil {
 		p.start()
-	} else if bytes.Compare(p.prev, key) >= 0 {
-		return orderError(p.prev, key)
+	} else {
+		var ascending bool
+		if shared, ascending = compareKeys(p.prev, key); !ascending {
+			return orderError(p.prev, key)
+		}
 	}
-	p.cur.add(key, value)
-	p.prev = p.cur.leaves.key(len(p.cur.values) - 1)
-	if len(p.cur.values) > p.chunkSize {
+	p.cur.add(key, value, shared)
+	p.prev = p.cur.leaves.key(p.cur.len() - 1)
+	if p.cur.len() > p.chunkSize {
 		// The chunk's last key moves on to the next chunk, where the key
 		// after it decides its leaf.
 		// Copy it before the full chunk is handed over: from then on the
 		// placer may recycle it.
 		full := p.cur
-		n := len(full.values)
+		n := full.len()
 		next := <-p.run.free
-		next.before = commonPrefixNibbles(full.leaves.key(n-2), full.leaves.key(n-1))
-		next.add(full.leaves.key(n-1), full.values[n-1])
+		next.before = int(full.leaves.slots[n-2].sharedWithNext)
+		next.add(full.leaves.key(n-1), full.leaves.value(n-1), -1)
 		p.dispatch(false)
 		p.cur = next
 		p.prev = next.leaves.key(0)
