@@ -86,17 +86,9 @@ func (b *Builder) Reset() {
 
 // Update adds a key and its value. Keys must be strictly ascending in byte
 // order, values non-empty, keys at most MaxKeyLength bytes. Both slices are
-// copied as needed, so the caller may reuse them at once. On error the
-// Builder is unchanged.
+// copied (a value once, to where its leaf is encoded), so the caller may
+// reuse them at once. On error the Builder is unchanged.
 func (b *Builder) Update(key, value []byte) error {
-	return b.update(key, value, true)
-}
-
-// update is Update. copyValue has no effect any more: keys and values are
-// copied into the batch stage's chunk as they arrive, the values where
-// their leaves are encoded, so a value is copied once whether or not the
-// caller lends it.
-func (b *Builder) update(key, value []byte, copyValue bool) error {
 	if err := checkUpdate(b.hashed, key, value); err != nil {
 		return err
 	}

@@ -113,7 +113,7 @@ func (o Options) build(keys, values [][]byte, original func(i int) []byte) ([32]
 				sortedOrder(keys, order)
 				b.Reset()
 				for _, i := range order {
-					if err := b.update(keys[i], values[i], false); err != nil {
+					if err := b.Update(keys[i], values[i]); err != nil {
 						errs[bucket] = withOriginalKey(err, keys[i], original(i))
 						break
 					}
@@ -142,7 +142,7 @@ func (o Options) build(keys, values [][]byte, original func(i int) []byte) ([32]
 func (o Options) buildSequential(keys, values [][]byte, order []int, original func(i int) []byte) ([32]byte, error) {
 	b := Builder{core: streamCore{sink: nodeSink{onNode: o.OnNode}}}
 	for _, i := range order {
-		if err := b.update(keys[i], values[i], false); err != nil {
+		if err := b.Update(keys[i], values[i]); err != nil {
 			return [32]byte{}, withOriginalKey(err, keys[i], original(i))
 		}
 	}

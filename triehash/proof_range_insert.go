@@ -263,7 +263,7 @@ func (r *rangeInsert) hashRuns(runs [][2]int) (int, error) {
 	defer func() { h.hashed = nil }()
 	for _, run := range runs {
 		for i := run[0]; i < run[1]; i++ {
-			if err := h.builder.update(r.keys[i], r.values[i], true); err != nil {
+			if err := h.builder.Update(r.keys[i], r.values[i]); err != nil {
 				return 0, fmt.Errorf("%w: %w", ErrRangeKeys, err)
 			}
 		}
