@@ -70,6 +70,12 @@ func decodeNode(blob []byte) (node, error) {
 	if n := decodeBranchOfHashes(blob); n != nil {
 		return n, nil
 	}
+	return decodeListNode(blob)
+}
+
+// decodeListNode is decodeNode without the fast path for branches of
+// hashes: the general decoder, which reads every node.
+func decodeListNode(blob []byte) (node, error) {
 	items, _, err := rlpstream.SplitList(blob)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package triehash
 import (
 	"bytes"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -61,4 +62,47 @@ func TestDecodeBranchOfHashes(t *testing.T) {
 	if decodeBranchOfHashes(appendNode(nil, embedded)) != nil {
 		t.Fatal("fast path took an embedded child")
 	}
+}
+
+// FuzzDecodeBranchOfHashes: on any bytes, the fast path for branches of
+// hashes takes only what the general decoder reads as the same branch, and
+// it takes every such branch that is encoded as the trie encodes it (a
+// canonical header, no bytes after the list).
+func FuzzDecodeBranchOfHashes(f *testing.F) {
+	var n fullNode
+	for i := range 16 {
+		if i%3 != 1 {
+			n.children[i] = &hashNode{byte(i)}
+		}
+	}
+	f.Add(appendNode(nil, &n))                                             // long header, two bytes of size
+	f.Add(appendNode(nil, &fullNode{}))                                    // no children: a short list
+	f.Add(appendNode(nil, &fullNode{children: [17]node{3: &hashNode{1}}})) // one byte of size
+	f.Add(append(appendNode(nil, &n), 0x80))                               // a byte after the list
+	f.Add([]byte{0xf8, 0x12, 0x80})
+	f.Fuzz(func(t *testing.T, blob []byte) {
+		fast := decodeBranchOfHashes(blob)
+		general, err := decodeListNode(blob)
+		if fast != nil {
+			if err != nil {
+				t.Fatalf("fast path took %x, which the general decoder rejects: %v", blob, err)
+			}
+			if !reflect.DeepEqual(node(fast), general) {
+				t.Fatalf("%x: fast path reads %#v, the general decoder %#v", blob, fast, general)
+			}
+			return
+		}
+		full, ok := general.(*fullNode)
+		if err != nil || !ok || full.children[terminator] != nil {
+			return
+		}
+		for _, c := range full.children[:16] {
+			if _, isHash := c.(*hashNode); c != nil && !isHash {
+				return // an embedded child
+			}
+		}
+		if bytes.Equal(appendNode(nil, full), blob) {
+			t.Fatalf("fast path left branch %x of hashes to the general decoder", blob)
+		}
+	})
 }
