@@ -70,12 +70,19 @@ func (t *Trie) Prefetch(keys [][]byte) error {
 // not, and the error names i and wraps the *MissingNodeError or
 // *InvalidNodeError.
 func (t *Trie) UpdateBatch(keys, values [][]byte) error {
+	_, err := t.updateBatch(keys, values)
+	return err
+}
+
+// updateBatch is UpdateBatch, and reports whether it applied the changes
+// subtree by subtree (the tests check that they cover both ways).
+func (t *Trie) updateBatch(keys, values [][]byte) (bySubtree bool, err error) {
 	if len(keys) != len(values) {
-		return fmt.Errorf("%w: UpdateBatch with %d keys and %d values", ErrLengthMismatch, len(keys), len(values))
+		return false, fmt.Errorf("%w: UpdateBatch with %d keys and %d values", ErrLengthMismatch, len(keys), len(values))
 	}
 	for i, key := range keys {
 		if err := checkKey(key); err != nil {
-			return fmt.Errorf("triehash: UpdateBatch key %d: %w", i, err)
+			return false, fmt.Errorf("triehash: UpdateBatch key %d: %w", i, err)
 		}
 	}
 	if t.parallel(len(keys)) {
@@ -83,15 +90,15 @@ func (t *Trie) UpdateBatch(keys, values [][]byte) error {
 		// which meets the same node and reports it in order.
 		sp, _, err := t.prefetch(keys, values)
 		if err == nil && sp != nil && sp.complete && sp.above == 0 && sp.keepsTwoChildren() {
-			return t.applySplit(sp, keys, values)
+			return true, t.applySplit(sp, keys, values)
 		}
 	}
 	for i := range keys {
 		if err := t.Update(keys[i], values[i]); err != nil {
-			return fmt.Errorf("triehash: UpdateBatch key %d: %w", i, err)
+			return false, fmt.Errorf("triehash: UpdateBatch key %d: %w", i, err)
 		}
 	}
-	return nil
+	return false, nil
 }
 
 // workerCount returns the number of goroutines the trie works on.

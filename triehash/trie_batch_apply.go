@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"sync/atomic"
 )
 
 // Applying a batch subtree by subtree. The changes below different
@@ -16,18 +15,15 @@ import (
 // given, they leave the same trie, with the same changed nodes and the
 // same stale paths, as applied in the order given. The branch stays a
 // branch if two of its children cannot go: a child holding more keys than
-// the batch deletes below it (or the branch's value, which no key of the
-// batch reaches).
+// the batch deletes below it, or the branch's value if the batch does not
+// delete it. The changes of the value touch the branch alone, and are
+// applied after those below the children.
 //
 // Each worker keeps its own bookkeeping (a Trie of its own for the pending
 // list, the dropped paths and the key buffer), which is merged into the
 // trie's afterwards. A change fails only if it needs a node that is not
 // loaded and does not load, and UpdateBatch applies a batch this way only
 // after every node its changes can need has loaded (see nodeLoader).
-
-// parallelApplies counts the batches applied subtree by subtree, for the
-// tests to check that they cover that.
-var parallelApplies atomic.Int64
 
 // keepsTwoChildren reports whether the split's branch keeps two children
 // whatever the order of the changes.
@@ -65,7 +61,6 @@ func minKeys(n node, enough int) int {
 
 // applySplit applies the batch child by child on the trie's workers.
 func (t *Trie) applySplit(sp *batchSplit, keys, values [][]byte) error {
-	parallelApplies.Add(1)
 	workers := t.workerCount()
 	depth := len(sp.prefix)
 	var (

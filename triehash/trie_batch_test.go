@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,7 +56,7 @@ func testBatchRounds(t *testing.T, kind keyKind, workers, rounds int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	duplicates, deletions, parallel := 0, 0, parallelApplies.Load()
+	duplicates, deletions, bySubtree := 0, 0, 0
 	for round := range rounds {
 		gt, err := trie.New(trie.TrieID(common.Hash(root)), store)
 		if err != nil {
@@ -104,8 +105,12 @@ func testBatchRounds(t *testing.T, kind keyKind, workers, rounds int) {
 					t.Fatal(err)
 				}
 			}
-			if err := tr.UpdateBatch(bk[first:], bv[first:]); err != nil {
+			split, err := tr.updateBatch(bk[first:], bv[first:])
+			if err != nil {
 				t.Fatalf("round %d: %s UpdateBatch: %v", round, name, err)
+			}
+			if split {
+				bySubtree++
 			}
 		}
 		if err := gethBatch.UpdateBatch(bk, bv); err != nil {
@@ -139,7 +144,7 @@ func testBatchRounds(t *testing.T, kind keyKind, workers, rounds int) {
 		store.apply(set)
 		root = wantRoot
 	}
-	if workers > 1 && parallelApplies.Load() == parallel {
+	if workers > 1 && bySubtree == 0 {
 		t.Fatal("no batch was applied subtree by subtree")
 	}
 	if deletions == 0 || duplicates == 0 {
@@ -171,7 +176,7 @@ func TestTrieBatchLoadsAhead(t *testing.T) {
 					values[i] = randomValue(rng, 40)
 				}
 				root := gethCommitted(t, store, keys, values)
-				pathsOnly, parallel := 0, parallelApplies.Load()
+				pathsOnly, bySubtree := 0, 0
 				for trial := range 60 {
 					var ops []op
 					fresh := kind.make(rng, 100)
@@ -209,7 +214,10 @@ func TestTrieBatchLoadsAhead(t *testing.T) {
 							t.Fatalf("trial %d: prefetch key %d: %v", trial, i, err)
 						}
 						tr.src = failingSource
-						err = tr.UpdateBatch(bk, bv)
+						split, err := tr.updateBatch(bk, bv)
+						if split {
+							bySubtree++
+						}
 						switch {
 						case full && err != nil:
 							t.Fatalf("trial %d: a change needs a load after the prefetch: %v", trial, err)
@@ -223,7 +231,7 @@ func TestTrieBatchLoadsAhead(t *testing.T) {
 				if pathsOnly == 0 {
 					t.Fatal("no deletion needed more than its path: the test does not cover the loads ahead")
 				}
-				if workers > 1 && parallelApplies.Load() == parallel {
+				if workers > 1 && bySubtree == 0 {
 					t.Fatal("no batch was applied subtree by subtree")
 				}
 			})
@@ -481,11 +489,11 @@ func TestTrieBatchShapes(t *testing.T) {
 				if err := tr.Prefetch(bk); err != nil {
 					t.Fatal(err)
 				}
-				parallel := parallelApplies.Load()
-				if err := tr.UpdateBatch(bk, bv); err != nil {
+				split, err := tr.updateBatch(bk, bv)
+				if err != nil {
 					t.Fatal(err)
 				}
-				if shape == "below-extension" && workers > 1 && parallelApplies.Load() == parallel {
+				if shape == "below-extension" && workers > 1 && !split {
 					t.Fatal("the batch below the extension root was not applied subtree by subtree")
 				}
 				wantRoot, set := gt.Commit(false)
@@ -544,6 +552,90 @@ func TestTrieBatchRootCollapse(t *testing.T) {
 				wantRoot, set := gt.Commit(false)
 				checkCommit(t, "", tr, wantRoot, gethChanges(set))
 			})
+		}
+	}
+}
+
+// TestTrieBatchBranchValue: a batch applied subtree by subtree that also
+// sets, deletes and sets again the value of the branch it splits at (the
+// root's, at the empty key, or that of the branch below an extension
+// root), among changes below every child, keys that are prefixes of one
+// another and keys set, deleted and set again: the same root and node set
+// as go-ethereum's loop of Update, whatever the order.
+func TestTrieBatchBranchValue(t *testing.T) {
+	for _, prefix := range [][]byte{{}, {0xab}} {
+		for _, workers := range []int{2, 8} {
+			for trial := range 6 {
+				t.Run(fmt.Sprintf("prefix=%x/workers=%d/trial=%d", prefix, workers, trial), func(t *testing.T) {
+					rng := rand.New(rand.NewPCG(uint64(trial), uint64(workers)))
+					withPrefix := func(rest ...byte) []byte { return append(bytes.Clone(prefix), rest...) }
+					store := newPathStore()
+					var keys, values [][]byte
+					for i := range 200 {
+						keys = append(keys, withPrefix(byte(i*37), byte(rng.Uint32())))
+						values = append(values, randomValue(rng, 40))
+					}
+					if trial%2 == 0 { // the branch holds a value to begin with
+						keys = append(keys, withPrefix())
+						values = append(values, randomValue(rng, 40))
+					}
+					root := gethCommitted(t, store, keys, values)
+					var ops []op
+					for range 80 {
+						k := keys[rng.IntN(200)]
+						switch r := rng.IntN(10); {
+						case r < 3:
+							ops = append(ops, op{key: k})
+						case r < 5:
+							ops = append(ops, op{key: k}, op{k, randomValue(rng, 40)})
+						case r < 7:
+							ops = append(ops, op{k[:len(k)-1], randomValue(rng, 40)}) // a prefix of k
+						default:
+							ops = append(ops, op{k, randomValue(rng, 40)})
+						}
+					}
+					for _, at := range []int{0, len(ops) / 2, len(ops)} {
+						var o op
+						switch (trial + at) % 3 {
+						case 0:
+							o = op{key: withPrefix()}
+						default:
+							o = op{withPrefix(), randomValue(rng, 40)}
+						}
+						ops = slices.Insert(ops, at, o)
+					}
+					gt, err := trie.New(trie.TrieID(common.Hash(root)), store)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, o := range ops {
+						if err := gt.Update(o.key, o.value); err != nil {
+							t.Fatal(err)
+						}
+					}
+					tr, err := Options{Workers: workers}.NewTrie(root, store.source())
+					if err != nil {
+						t.Fatal(err)
+					}
+					bk, bv := batchOf(ops)
+					split, err := tr.updateBatch(bk, bv)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !split {
+						t.Fatal("the batch was not applied subtree by subtree")
+					}
+					for _, k := range bk {
+						got, _ := tr.Get(k)
+						want, _ := gt.Get(k)
+						if !bytes.Equal(got, want) {
+							t.Fatalf("Get(%x) = %x, want %x", k, got, want)
+						}
+					}
+					wantRoot, set := gt.Commit(false)
+					checkCommit(t, "", tr, wantRoot, gethChanges(set))
+				})
+			}
 		}
 	}
 }
