@@ -22,6 +22,22 @@ func batchOf(ops []op) (keys, values [][]byte) {
 	return keys, values
 }
 
+// gethUpdated opens go-ethereum's trie at root over store and applies ops
+// to it one by one.
+func gethUpdated(t *testing.T, store *pathStore, root [32]byte, ops []op) *trie.Trie {
+	t.Helper()
+	gt, err := trie.New(trie.TrieID(common.Hash(root)), store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range ops {
+		if err := gt.Update(o.key, o.value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return gt
+}
+
 // TestTrieBatchMatchesGeth is TestTrieMatchesGeth with each round's changes
 // applied by one UpdateBatch (after a Prefetch of their keys on odd rounds,
 // after a third of them applied one by one on some) to a Trie kept open
@@ -472,18 +488,10 @@ func TestTrieBatchShapes(t *testing.T) {
 					}
 					ops = append(ops, op{k, randomValue(rng, 40)})
 				}
-				gt, err := trie.New(trie.TrieID(common.Hash(root)), store)
-				if err != nil {
-					t.Fatal(err)
-				}
+				gt := gethUpdated(t, store, root, ops)
 				tr, err := Options{Workers: workers}.NewTrie(root, store.source())
 				if err != nil {
 					t.Fatal(err)
-				}
-				for _, o := range ops {
-					if err := gt.Update(o.key, o.value); err != nil {
-						t.Fatal(err)
-					}
 				}
 				bk, bv := batchOf(ops)
 				if err := tr.Prefetch(bk); err != nil {
@@ -532,15 +540,7 @@ func TestTrieBatchRootCollapse(t *testing.T) {
 				} else {
 					ops = append(ops, grow)
 				}
-				gt, err := trie.New(trie.TrieID(common.Hash(root)), store)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, o := range ops {
-					if err := gt.Update(o.key, o.value); err != nil {
-						t.Fatal(err)
-					}
-				}
+				gt := gethUpdated(t, store, root, ops)
 				tr, err := Options{Workers: workers}.NewTrie(root, store.source())
 				if err != nil {
 					t.Fatal(err)
@@ -604,15 +604,7 @@ func TestTrieBatchBranchValue(t *testing.T) {
 						}
 						ops = slices.Insert(ops, at, o)
 					}
-					gt, err := trie.New(trie.TrieID(common.Hash(root)), store)
-					if err != nil {
-						t.Fatal(err)
-					}
-					for _, o := range ops {
-						if err := gt.Update(o.key, o.value); err != nil {
-							t.Fatal(err)
-						}
-					}
+					gt := gethUpdated(t, store, root, ops)
 					tr, err := Options{Workers: workers}.NewTrie(root, store.source())
 					if err != nil {
 						t.Fatal(err)
