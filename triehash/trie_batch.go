@@ -54,14 +54,15 @@ func (t *Trie) Prefetch(keys [][]byte) error {
 
 // UpdateBatch applies Update(keys[i], values[i]) for every i in order (an
 // empty value deletes the key), with the same result, root and Commit node
-// set as those calls. With several workers and enough keys, the paths of
-// all the keys are first loaded in parallel, as Prefetch does, with the
-// nodes a deletion may have to merge with where they can be told in
-// advance. Then, if every load succeeded and the branch the keys split at
-// keeps two children whatever the order of the changes, each worker
-// applies the changes to its subtrees, in order; otherwise (and with one
-// worker) the changes are applied in order on the calling goroutine. The
-// trie keeps its own copies of the values.
+// set as those calls. With several workers and enough keys, and a branch at
+// the root or below an extension root, the paths of all the keys are first
+// loaded in parallel, as Prefetch does, with the nodes a deletion may have
+// to merge with where they can be told in advance. Then, if every load
+// succeeded and the branch the keys split at keeps two children whatever
+// the order of the changes, each worker applies the changes to its
+// subtrees, in order; otherwise (and with one worker) the changes are
+// applied in order on the calling goroutine. The trie keeps its own copies
+// of the values.
 //
 // Keys and values of different lengths, or a key over MaxKeyLength, are
 // an error before anything changes. If a change fails (a node it needs is
@@ -444,7 +445,7 @@ func hasNibblePrefix(key, prefix []byte) bool {
 func onWorkers(workers int, fn func(nib int)) {
 	var next atomic.Int32
 	var wg sync.WaitGroup
-	for range workers {
+	for range min(workers, 16) {
 		wg.Go(func() {
 			for nib := int(next.Add(1) - 1); nib < 16; nib = int(next.Add(1) - 1) {
 				fn(nib)
