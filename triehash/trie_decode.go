@@ -27,12 +27,17 @@ var (
 // references into blob (values, and the hashes of children), so blob must
 // not change afterwards.
 func decodeStored(hash [32]byte, blob []byte) (node, error) {
-	n, err := decodeNode(blob)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkExtensions(n); err != nil {
-		return nil, err
+	var n node
+	if branch := decodeBranchOfHashes(blob); branch != nil {
+		n = branch // children by hash only: no extension to check
+	} else {
+		var err error
+		if n, err = decodeNode(blob); err != nil {
+			return nil, err
+		}
+		if err := checkExtensions(n); err != nil {
+			return nil, err
+		}
 	}
 	c := cacheOf(n)
 	c.ref, c.refLen, c.stored = hash, 32, blob
