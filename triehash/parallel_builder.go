@@ -74,11 +74,11 @@ const parallelChunk = 4096
 // the chunk before, whose leaf could not be encoded until this chunk's first
 // key was known.
 type chunk struct {
-	leaves leafBatch // the keys and values, then their leaves
-	before int       // prefix the first item shares with the key before it
-	size   int       // keys per chunk, the ParallelBuilder's chunkSize
-	final  bool      // the last chunk: its last item is placed too
-	ready  chan struct{}
+	leaves    leafBatch // the keys and values, then their leaves
+	before    int       // prefix the first item shares with the key before it
+	chunkSize int       // keys per chunk, as the ParallelBuilder's chunkSize
+	final     bool      // the last chunk: its last item is placed too
+	ready     chan struct{}
 }
 
 // placed is the number of the chunk's items its leaves are encoded for.
@@ -100,7 +100,7 @@ func (c *chunk) add(key, value []byte, shared int) {
 		// A long first value says little of the values after it, so the
 		// size it gives is capped; longer ones grow the buffer.
 		leaf := min(leafRoom(len(key), len(value))+len(value), maxPresizedLeaf)
-		c.leaves.encodings = make([]byte, 0, (c.size+1)*leaf)
+		c.leaves.encodings = make([]byte, 0, (c.chunkSize+1)*leaf)
 	}
 	if n := len(c.leaves.slots); n > 0 {
 		c.leaves.slots[n-1].sharedWithNext = int16(shared)
@@ -148,7 +148,7 @@ func (p *ParallelBuilder) start() {
 	for _, c := range p.chunks {
 		c.recycle()
 		c.leaves.keepEncodings = p.onNode != nil
-		c.size = p.chunkSize
+		c.chunkSize = p.chunkSize
 		run.free <- c
 	}
 	for range p.workers {
