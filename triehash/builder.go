@@ -39,8 +39,8 @@ type NodeFunc func(path []byte, hash [32]byte, blob []byte)
 //
 // Both stages need to see one key ahead: where a key's leaf hangs depends
 // on the prefixes it shares with the key before it and the key after it. So
-// the newest key always waits, its value held by the Builder, until the
-// next key or Hash.
+// the newest key always waits, its value already copied into the batch
+// stage's chunk, until the next key or Hash.
 //
 // Its memory is the batch stage's chunk, the open branches and the nodes
 // waiting to be hashed together (see the README for what that comes to),

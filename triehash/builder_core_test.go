@@ -62,8 +62,8 @@ func TestCoreWithoutBatchStage(t *testing.T) {
 // behind it instead of having the queue hashed early, which used to split
 // the queue into calls of one or two nodes, hashed one state at a time;
 // and that nodes waiting for their children leave few lanes of a call
-// idle, which took the queue to about six nodes a call when it hashed
-// every ready node whenever it was full.
+// idle, which they did while the queue hashed every ready node whenever it
+// was full.
 func TestSinkBatchesAroundWaitingChildren(t *testing.T) {
 	if verifyPrecomputed {
 		t.Skip("with triehash_verify the core hashes the queue before each check of a bottom branch")

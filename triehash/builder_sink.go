@@ -91,29 +91,8 @@ func (s *nodeSink) reserve(size, entries int, open []branch) {
 // of their own.
 func (s *nodeSink) hashReady(open []branch) {
 	d := &s.deferred
-	var (
-		msgs   [maxDeferred][]byte
-		hashes [maxDeferred][32]byte
-		which  [maxDeferred]int
-	)
-	n, start := 0, 0
-	for i := range d.nodes[:d.n] {
-		e := &d.nodes[i]
-		if e.holes == 0 && n < hashBatch {
-			msgs[n], which[n] = d.arena[start:e.end:e.end], i
-			n++
-		}
-		start = int(e.end)
-	}
-	fastkeccak.Sum256Batch(hashes[:n], msgs[:n])
-	if observeSinkBatch != nil {
-		observeSinkBatch(n)
-	}
 	var hashed [maxDeferred]bool
-	for k, i := range which[:n] {
-		s.deliver(open, i, &hashes[k])
-		hashed[i] = true
-	}
+	s.hashWithoutHoles(open, hashBatch, &hashed, nil)
 	// Keep the nodes still waiting, in order, at the front of the queue
 	// and of the arena; their parents' indices shift with them.
 	var newIndex [maxDeferred]int8
@@ -138,6 +117,41 @@ func (s *nodeSink) hashReady(open []branch) {
 		}
 	}
 	d.n, d.arena = kept, d.arena[:end]
+}
+
+// hashWithoutHoles hashes in one Sum256Batch call the oldest limit, at
+// most, of the deferred nodes that have no holes left and are not marked
+// in done; it copies each hash where the node's reference is kept and, if
+// keep is not nil, into keep[i] for node i, and marks the node in done. It
+// returns how many nodes it hashed.
+func (s *nodeSink) hashWithoutHoles(open []branch, limit int, done *[maxDeferred]bool, keep *[maxDeferred][32]byte) int {
+	d := &s.deferred
+	var (
+		msgs   [maxDeferred][]byte
+		hashes [maxDeferred][32]byte
+		which  [maxDeferred]int
+	)
+	n, start := 0, 0
+	for i := range d.nodes[:d.n] {
+		e := &d.nodes[i]
+		if !done[i] && e.holes == 0 && n < limit {
+			msgs[n], which[n] = d.arena[start:e.end:e.end], i
+			n++
+		}
+		start = int(e.end)
+	}
+	fastkeccak.Sum256Batch(hashes[:n], msgs[:n])
+	if observeSinkBatch != nil {
+		observeSinkBatch(n)
+	}
+	for k, i := range which[:n] {
+		if keep != nil {
+			keep[i] = hashes[k]
+		}
+		done[i] = true
+		s.deliver(open, i, &hashes[k])
+	}
+	return n
 }
 
 // deliver copies the hash of deferred node i where its reference is kept.
@@ -168,30 +182,7 @@ func (s *nodeSink) flush(open []branch) {
 	}
 	var done [maxDeferred]bool
 	for left := d.n; left > 0; {
-		var (
-			msgs   [maxDeferred][]byte
-			hashes [maxDeferred][32]byte
-			which  [maxDeferred]int
-		)
-		n, start := 0, 0
-		for i := range d.nodes[:d.n] {
-			e := &d.nodes[i]
-			if !done[i] && e.holes == 0 {
-				msgs[n], which[n] = d.arena[start:e.end:e.end], i
-				n++
-			}
-			start = int(e.end)
-		}
-		fastkeccak.Sum256Batch(hashes[:n], msgs[:n])
-		if observeSinkBatch != nil {
-			observeSinkBatch(n)
-		}
-		for k, i := range which[:n] {
-			d.hashes[i] = hashes[k]
-			done[i] = true
-			s.deliver(open, i, &hashes[k])
-		}
-		left -= n
+		left -= s.hashWithoutHoles(open, maxDeferred, &done, &d.hashes)
 	}
 	d.flushed = true
 }

@@ -263,7 +263,7 @@ func TestPrependLeaf(t *testing.T) {
 			if valueLen == 1 {
 				value[0] &= 0x7f // a byte below 0x80 is its own encoding
 			}
-			for from := 1; from < 2*keyLen; from++ {
+			for from := 1; from <= 2*keyLen; from++ {
 				want := appendLeaf(nil, key, from, value)
 				room := leafRoom(keyLen, valueLen)
 				buf := make([]byte, 3+room+valueLen)

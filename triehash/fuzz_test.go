@@ -65,6 +65,19 @@ func FuzzBuilder(f *testing.F) {
 			t.Fatalf("%d keys, chunks of %d: ParallelBuilder %x, trie.Trie %x", len(keys), p.chunkSize, got, want)
 		}
 		sameNodes(t, "ParallelBuilder", pNodes, nodes)
+
+		// Without onNode, a ParallelBuilder's chunks drop their leaves once
+		// hashed and give the core its bottom branches whole.
+		p = NewParallelBuilder(nil, int(workers%4)+1)
+		p.chunkSize = int(chunkSize%70) + 1
+		for i := range keys {
+			if err := p.Update(keys[i], values[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := p.Hash(); got != want {
+			t.Fatalf("%d keys, chunks of %d: ParallelBuilder without onNode %x, trie.Trie %x", len(keys), p.chunkSize, got, want)
+		}
 	})
 }
 

@@ -43,6 +43,9 @@ const hashGroup = 16
 // int16 (see bottomBranch): this does not compile otherwise.
 const _ uint = 1<<15 - 1 - (max(leafChunk, parallelChunk) + 1)
 
+// A slot's depths, in nibbles, are int16 too: so must the deepest key's be.
+const _ uint = 1<<15 - 1 - 2*MaxKeyLength
+
 // leafSlot describes one key of a chunk.
 type leafSlot struct {
 	// keyEnd is where the key ends in keys; it starts where the key of the
@@ -190,7 +193,7 @@ func (lb *leafBatch) keepLast(n, shared int) {
 // encodeLeaf encodes the leaf of slot i, whose key shares before nibbles
 // with the key before it and after with the key after it (-1 for none),
 // around its value, and queues it for hashing.
-func (lb *leafBatch) encodeLeaf(i int, before, after int) {
+func (lb *leafBatch) encodeLeaf(i, before, after int) {
 	s := &lb.slots[i]
 	s.sharedWithNext = int16(after)
 	key := lb.key(i)

@@ -74,11 +74,11 @@ const parallelChunk = 4096
 // the chunk before, whose leaf could not be encoded until this chunk's first
 // key was known.
 type chunk struct {
-	leaves leafBatch // the keys and values, then their leaves
-	before int       // prefix the first item shares with the key before it
-	size   int       // keys per chunk, the ParallelBuilder's chunkSize
-	final  bool      // the last chunk: its last item is placed too
-	ready  chan struct{}
+	leaves    leafBatch // the keys and values, then their leaves
+	before    int       // prefix the first item shares with the key before it
+	chunkSize int       // keys per chunk, as the ParallelBuilder's chunkSize
+	final     bool      // the last chunk: its last item is placed too
+	ready     chan struct{}
 }
 
 // placed is the number of the chunk's items its leaves are encoded for.
@@ -97,7 +97,10 @@ func (c *chunk) add(key, value []byte, shared int) {
 	if cap(c.leaves.encodings) == 0 {
 		// Sized from the first key and value, as a Builder's chunk is:
 		// keys and values of the same sizes fill it without growing it.
-		c.leaves.encodings = make([]byte, 0, (c.size+1)*(leafRoom(len(key), len(value))+len(value)))
+		// A long first value says little of the values after it, so the
+		// size it gives is capped; longer ones grow the buffer.
+		leaf := min(leafRoom(len(key), len(value))+len(value), maxPresizedLeaf)
+		c.leaves.encodings = make([]byte, 0, (c.chunkSize+1)*leaf)
 	}
 	if n := len(c.leaves.slots); n > 0 {
 		c.leaves.slots[n-1].sharedWithNext = int16(shared)
@@ -105,6 +108,12 @@ func (c *chunk) add(key, value []byte, shared int) {
 	c.leaves.addKey(key)
 	c.leaves.addValue(value)
 }
+
+// maxPresizedLeaf caps the room per key that a chunk's first key and value
+// size its buffer with: above a state trie's leaves, so that those never
+// grow it, and low enough that one long first value does not make every
+// chunk in flight hold a chunk's worth of such values.
+const maxPresizedLeaf = 256
 
 // len is the number of the chunk's items.
 func (c *chunk) len() int { return len(c.leaves.slots) }
@@ -139,7 +148,7 @@ func (p *ParallelBuilder) start() {
 	for _, c := range p.chunks {
 		c.recycle()
 		c.leaves.keepEncodings = p.onNode != nil
-		c.size = p.chunkSize
+		c.chunkSize = p.chunkSize
 		run.free <- c
 	}
 	for range p.workers {

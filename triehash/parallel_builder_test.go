@@ -120,3 +120,36 @@ func TestParallelBuilderDroppedStops(t *testing.T) {
 		t.Fatalf("%d goroutines still running after the ParallelBuilder was dropped", after-before)
 	}
 }
+
+// TestParallelBuilderLargeFirstValue checks that a chunk sized from its
+// first key and value does not take one large value as the size of every
+// value to come: a trie of two keys, the first with a 64 KiB value, may
+// allocate a few times that value more than one whose first value is small,
+// and the capped room per key, not a chunk's worth of such values.
+func TestParallelBuilderLargeFirstValue(t *testing.T) {
+	build := func(firstValue int) (uint64, [32]byte) {
+		keys := [][]byte{{1, 2, 3}, {1, 2, 4}}
+		values := [][]byte{bytes.Repeat([]byte{7}, firstValue), {3}}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		p := NewParallelBuilder(nil, 2)
+		for i := range keys {
+			if err := p.Update(keys[i], values[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		root := p.Hash()
+		runtime.ReadMemStats(&after)
+		if want, _ := gethStackTrie(t, keys, values); root != want {
+			t.Fatalf("first value of %d bytes: root %x, StackTrie %x", firstValue, root, want)
+		}
+		return after.TotalAlloc - before.TotalAlloc, root
+	}
+	small, _ := build(32)
+	const large = 64 << 10
+	big, _ := build(large)
+	if limit := small + (parallelChunk+1)*maxPresizedLeaf + 8*large; big > limit {
+		t.Fatalf("a first value of %d bytes took %d bytes in all, one of 32 bytes %d: want at most %d", large, big, small, limit)
+	}
+}
