@@ -277,3 +277,21 @@ func TestPrependLeaf(t *testing.T) {
 		}
 	}
 }
+
+// TestBuilderLargeFirstValue: a long first value does not size the
+// Builder's leaf buffer for a chunk of such values (with onNode it keeps a
+// whole chunk's encodings, so that is where a presize from it would cost
+// most).
+func TestBuilderLargeFirstValue(t *testing.T) {
+	for _, watched := range []bool{false, true} {
+		testLargeFirstValue(t, leafChunk, func() interface {
+			Update(key, value []byte) error
+			Hash() [32]byte
+		} {
+			if watched {
+				return NewBuilder(func([]byte, [32]byte, []byte) {})
+			}
+			return NewBuilder(nil)
+		})
+	}
+}

@@ -108,10 +108,18 @@ type hashQueue struct {
 	n         int
 }
 
+// maxPresizedLeaf caps the room per key that a chunk's first key and value
+// size its buffer with: above a state trie's leaves, so that those never
+// grow it, and low enough that one long first value (a block's first
+// transaction with a large calldata) does not make the buffer a chunk's
+// worth of such values.
+const maxPresizedLeaf = 256
+
 // allocate sizes the chunk's buffers from the first key's and value's
 // lengths. With keepEncodings, leaf encodings wait for the whole chunk to be
 // fed to the core, else for one hash call, with the next key's value behind
-// them; a leaf is the value and, in front of it, the room leafRoom leaves.
+// them; a leaf is the value and, in front of it, the room leafRoom leaves,
+// at most maxPresizedLeaf bytes of it counted.
 func (lb *leafBatch) allocate(keyLen, valueLen int, keepEncodings bool) {
 	lb.keys = make([]byte, 0, (leafChunk+1)*keyLen)
 	lb.slots = make([]leafSlot, 0, leafChunk+1)
@@ -120,7 +128,7 @@ func (lb *leafBatch) allocate(keyLen, valueLen int, keepEncodings bool) {
 	if keepEncodings {
 		leaves = leafChunk + 1
 	}
-	lb.encodings = make([]byte, 0, leaves*(leafRoom(keyLen, valueLen)+valueLen))
+	lb.encodings = make([]byte, 0, leaves*min(leafRoom(keyLen, valueLen)+valueLen, maxPresizedLeaf))
 	lb.bottoms = make([]bottomBranch, 0, leafChunk/2) // each has two keys or more
 }
 

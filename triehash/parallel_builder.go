@@ -109,12 +109,6 @@ func (c *chunk) add(key, value []byte, shared int) {
 	c.leaves.addValue(value)
 }
 
-// maxPresizedLeaf caps the room per key that a chunk's first key and value
-// size its buffer with: above a state trie's leaves, so that those never
-// grow it, and low enough that one long first value does not make every
-// chunk in flight hold a chunk's worth of such values.
-const maxPresizedLeaf = 256
-
 // len is the number of the chunk's items.
 func (c *chunk) len() int { return len(c.leaves.slots) }
 

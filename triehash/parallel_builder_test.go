@@ -127,13 +127,29 @@ func TestParallelBuilderDroppedStops(t *testing.T) {
 // allocate a few times that value more than one whose first value is small,
 // and the capped room per key, not a chunk's worth of such values.
 func TestParallelBuilderLargeFirstValue(t *testing.T) {
+	testLargeFirstValue(t, parallelChunk, func() interface {
+		Update(key, value []byte) error
+		Hash() [32]byte
+	} {
+		return NewParallelBuilder(nil, 2)
+	})
+}
+
+// testLargeFirstValue checks that a builder's allocations, for a trie of two
+// keys, grow with its first value by not much more than a few copies of it:
+// a buffer presized from it would take a chunk's worth.
+func testLargeFirstValue(t *testing.T, chunk int, newBuilder func() interface {
+	Update(key, value []byte) error
+	Hash() [32]byte
+}) {
+	t.Helper()
 	build := func(firstValue int) (uint64, [32]byte) {
 		keys := [][]byte{{1, 2, 3}, {1, 2, 4}}
 		values := [][]byte{bytes.Repeat([]byte{7}, firstValue), {3}}
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		p := NewParallelBuilder(nil, 2)
+		p := newBuilder()
 		for i := range keys {
 			if err := p.Update(keys[i], values[i]); err != nil {
 				t.Fatal(err)
@@ -149,7 +165,7 @@ func TestParallelBuilderLargeFirstValue(t *testing.T) {
 	small, _ := build(32)
 	const large = 64 << 10
 	big, _ := build(large)
-	if limit := small + (parallelChunk+1)*maxPresizedLeaf + 8*large; big > limit {
+	if limit := small + uint64(chunk+1)*maxPresizedLeaf + 8*large; big > limit {
 		t.Fatalf("a first value of %d bytes took %d bytes in all, one of 32 bytes %d: want at most %d", large, big, small, limit)
 	}
 }
