@@ -122,12 +122,12 @@ type batchSplit struct {
 	order  []int32    // the keys' indexes, child by child, in order
 	// child n's keys are order[starts[n]:starts[n+1]], those that end at
 	// the branch (its value) come last, as child 16
-	starts [18]int32
-	above  int             // keys that end above the branch or leave the prefix
-	dels   [17]int         // deletions below each child
-	loads  [16]*nodeLoader // each child's loader, for its bookkeeping
-	errs   [16]error       // each child's first failed load on a key's path
-	errAt  [16]int         // and that key's index
+	starts     [18]int32
+	above      int       // keys that end above the branch or leave the prefix
+	dels       [17]int   // deletions below each child
+	incomplete [16]bool  // a load below child n made in case a change needs it failed
+	errs       [16]error // each child's first failed load on a key's path
+	errAt      [16]int   // and that key's index
 	// nibbles holds the nibbles of each child's keys, one after another,
 	// for the changes to reuse; ends says where each ends.
 	nibbles [16][]byte
@@ -228,12 +228,11 @@ func (t *Trie) prefetchSplit(sp *batchSplit, l *nodeLoader, keys, values [][]byt
 	var firstErr atomic.Int64 // index of the first key known to fail
 	firstErr.Store(int64(len(keys)))
 	onWorkers(workers, func(nib int) {
-		w := l.fork()
-		sp.loads[nib] = w
 		mine := sp.order[sp.starts[nib]:sp.starts[nib+1]]
 		if len(mine) == 0 {
 			return
 		}
+		w := l.fork()
 		nibbles := make([]byte, 0, len(mine)*(2*len(keys[mine[0]])+1))
 		ends := make([]int32, 0, len(mine))
 		for _, i := range mine {
@@ -255,13 +254,14 @@ func (t *Trie) prefetchSplit(sp *batchSplit, l *nodeLoader, keys, values [][]byt
 			}
 		}
 		sp.nibbles[nib], sp.ends[nib] = nibbles, ends
+		sp.incomplete[nib] = w.incomplete
 	})
 	first, err := -1, error(nil)
 	for nib, e := range sp.errs {
 		if e != nil && (err == nil || sp.errAt[nib] < first) {
 			first, err = sp.errAt[nib], e
 		}
-		if w := sp.loads[nib]; w != nil && w.incomplete {
+		if sp.incomplete[nib] {
 			sp.complete = false
 		}
 	}

@@ -32,7 +32,7 @@ func decodeStored(hash [32]byte, blob []byte) (node, error) {
 		n = branch // children by hash only: no extension to check
 	} else {
 		var err error
-		if n, err = decodeNode(blob); err != nil {
+		if n, err = decodeListNode(blob); err != nil {
 			return nil, err
 		}
 		if err := checkExtensions(n); err != nil {
@@ -69,9 +69,6 @@ func checkExtensions(n node) error {
 // cache stays empty, so that they are encoded again from their content
 // when their parent is, as go-ethereum does.
 func decodeNode(blob []byte) (node, error) {
-	if len(blob) == 0 {
-		return nil, fmt.Errorf("empty node: %w", rlpstream.ErrUnexpectedEnd)
-	}
 	if n := decodeBranchOfHashes(blob); n != nil {
 		return n, nil
 	}
@@ -81,6 +78,9 @@ func decodeNode(blob []byte) (node, error) {
 // decodeListNode is decodeNode without the fast path for branches of
 // hashes: the general decoder, which reads every node.
 func decodeListNode(blob []byte) (node, error) {
+	if len(blob) == 0 {
+		return nil, fmt.Errorf("empty node: %w", rlpstream.ErrUnexpectedEnd)
+	}
 	items, _, err := rlpstream.SplitList(blob)
 	if err != nil {
 		return nil, err
