@@ -196,7 +196,7 @@ func (t *Trie) prefetchSplit(sp *batchSplit, l *nodeLoader, keys, values [][]byt
 		if hasNibblePrefix(key, sp.prefix) && depth <= 2*len(key) {
 			nib = terminator
 			if depth < 2*len(key) {
-				nib = int(nibbleAt(key, depth))
+				nib = int(nibble(key, depth))
 			}
 			sp.starts[nib+1]++
 			if values != nil && len(values[i]) == 0 {
@@ -417,14 +417,6 @@ func countChildren(n *fullNode) int {
 	return count
 }
 
-// nibbleAt returns nibble i of key (i < 2*len(key)).
-func nibbleAt(key []byte, i int) byte {
-	if i%2 == 0 {
-		return key[i/2] >> 4
-	}
-	return key[i/2] & 0x0f
-}
-
 // hasNibblePrefix reports whether the nibbles of key start with prefix
 // (nibbles without a terminator).
 func hasNibblePrefix(key, prefix []byte) bool {
@@ -432,7 +424,7 @@ func hasNibblePrefix(key, prefix []byte) bool {
 		return false
 	}
 	for i, nib := range prefix {
-		if nibbleAt(key, i) != nib {
+		if nibble(key, i) != nib {
 			return false
 		}
 	}
