@@ -1,7 +1,6 @@
 package triehash
 
 import (
-	"runtime"
 	"slices"
 	"sync"
 
@@ -61,10 +60,7 @@ func (t *Trie) dropPending() {
 // of them before the workers start reads the list and not the nodes, whose
 // flags each worker clears as it encodes them.
 func (t *Trie) rehash() {
-	workers := t.workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := t.workerCount()
 	for len(t.hashers) < workers {
 		t.hashers = append(t.hashers, new(levelHasher))
 	}
