@@ -1,7 +1,6 @@
 package adapter
 
 import (
-	"bytes"
 	"errors"
 	"testing"
 
@@ -125,17 +124,7 @@ func TestStateTrieBatch(t *testing.T) {
 						t.Fatalf("block %d: go-ethereum reads account %x = %v, %v; want %v", block, addr, got, err, acc)
 					}
 				}
-				for addr, kv := range slots {
-					for k, v := range kv {
-						got, err := reread.storage(addr).GetStorage(addr, k[:])
-						if err != nil || !bytes.Equal(got, v) {
-							t.Fatalf("block %d: go-ethereum reads slot %x of %x = %x, %v; want %x", block, k, addr, got, err, v)
-						}
-						if got, err := ours.GetStorage(addr, k[:]); err != nil || !bytes.Equal(got, v) {
-							t.Fatalf("block %d: GetStorage(%x, %x) = %x, %v; want %x", block, addr, k, got, err, v)
-						}
-					}
-				}
+				checkSlots(t, block, slots, reread, ours)
 			}
 		})
 	}

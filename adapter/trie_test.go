@@ -117,6 +117,23 @@ func TestOpenTrieRoundTrip(t *testing.T) {
 	}
 }
 
+// checkSlots fails the test unless go-ethereum's state trie reread and ours
+// both hold every slot of slots.
+func checkSlots(t testing.TB, block uint64, slots map[common.Address]map[common.Hash][]byte, reread *gethState, ours *StateTrie) {
+	t.Helper()
+	for addr, kv := range slots {
+		for k, v := range kv {
+			got, err := reread.storage(addr).GetStorage(addr, k[:])
+			if err != nil || !bytes.Equal(got, v) {
+				t.Fatalf("block %d: go-ethereum reads slot %x of %x = %x, %v; want %x", block, k, addr, got, err, v)
+			}
+			if got, err := ours.GetStorage(addr, k[:]); err != nil || !bytes.Equal(got, v) {
+				t.Fatalf("block %d: GetStorage(%x, %x) = %x, %v; want %x", block, addr, k, got, err, v)
+			}
+		}
+	}
+}
+
 // commitBoth commits both state tries and fails the test unless the state
 // roots and every trie's node set agree; it returns ours.
 func commitBoth(t testing.TB, block uint64, ours *StateTrie, theirs *gethState) (common.Hash, *trienode.MergedNodeSet) {
@@ -312,17 +329,7 @@ func TestStateTrie(t *testing.T) {
 				root = newRoot
 
 				reread := newGethState(t, db, root)
-				for addr, kv := range slots {
-					for k, v := range kv {
-						got, err := reread.storage(addr).GetStorage(addr, k[:])
-						if err != nil || !bytes.Equal(got, v) {
-							t.Fatalf("block %d: go-ethereum reads slot %x of %x = %x, %v; want %x", block, k, addr, got, err, v)
-						}
-						if got, err := ours.GetStorage(addr, k[:]); err != nil || !bytes.Equal(got, v) {
-							t.Fatalf("block %d: GetStorage(%x, %x) = %x, %v; want %x", block, addr, k, got, err, v)
-						}
-					}
-				}
+				checkSlots(t, block, slots, reread, ours)
 			}
 			if err := ours.UpdateStorage(randAddress(r), []byte{1}, []byte{1}); err == nil {
 				t.Fatal("UpdateStorage of an account that does not exist succeeded")
