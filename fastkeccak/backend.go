@@ -1,9 +1,6 @@
 package fastkeccak
 
-import (
-	"encoding/binary"
-	"os"
-)
+import "encoding/binary"
 
 // backendID names a permutation kernel. Every platform has backendGeneric;
 // the others exist where their assembly is built.
@@ -32,18 +29,16 @@ func (id backendID) String() string {
 
 // active is the kernel every hash in the process uses. It is set once at
 // start-up; tests swap it to run every kernel the CPU has.
-var active = chooseBackend(os.Getenv("KECCAKROOT_BACKEND"))
+var active = kernelFromEnvironment(backendVariable, availableBackends())
+
+// backendVariable names the environment variable that picks the kernel.
+const backendVariable = "KECCAKROOT_BACKEND"
 
 // chooseBackend returns the kernel named by override if the CPU can run it,
-// and otherwise the platform's default, the first of availableBackends.
-func chooseBackend(override string) backendID {
-	available := availableBackends()
-	for _, id := range available {
-		if override != "" && id.String() == override {
-			return id
-		}
-	}
-	return available[0]
+// and otherwise the platform's default, the first of availableBackends,
+// with an error if override names none of them.
+func chooseBackend(override string) (backendID, error) {
+	return pickKernel(backendVariable, override, availableBackends())
 }
 
 // Backend names the permutation kernel in use: "generic", "amd64-bmi2",

@@ -51,15 +51,19 @@ func TestBackendNames(t *testing.T) {
 	}
 	t.Logf("Backend() = %s; available: %v", Backend(), available)
 	for _, id := range available {
-		if got := chooseBackend(id.String()); got != id {
-			t.Errorf("chooseBackend(%q) = %v", id.String(), got)
+		if got, err := chooseBackend(id.String()); got != id || err != nil {
+			t.Errorf("chooseBackend(%q) = %v, %v", id.String(), got, err)
 		}
 	}
-	if got := chooseBackend("no-such-kernel"); got != available[0] {
+	got, err := chooseBackend("no-such-kernel")
+	if got != available[0] {
 		t.Errorf("unknown override chose %v, want the default %v", got, available[0])
 	}
-	if got := chooseBackend(""); got != available[0] {
-		t.Errorf("empty override chose %v, want the default %v", got, available[0])
+	if err == nil || !strings.Contains(err.Error(), `"no-such-kernel"`) || !strings.Contains(err.Error(), available[0].String()) {
+		t.Errorf("unknown override: error %v, want one naming it and the default %v", err, available[0])
+	}
+	if got, err := chooseBackend(""); got != available[0] || err != nil {
+		t.Errorf("empty override chose %v, %v; want the default %v", got, err, available[0])
 	}
 }
 
@@ -79,8 +83,15 @@ func TestBackendEnvironment(t *testing.T) {
 	for _, id := range availableBackends() {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestBackendEnvironment$")
 		cmd.Env = append(os.Environ(), "KECCAKROOT_BACKEND="+id.String(), "FASTKECCAK_WANT_BACKEND="+id.String())
-		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "PASS") {
+		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "PASS") || strings.Contains(string(out), "fastkeccak:") {
 			t.Errorf("backend %s: %v\n%s", id, err, out)
 		}
+	}
+	// A name the CPU cannot run keeps the default, and says so.
+	cmd := exec.Command(os.Args[0], "-test.run=^TestBackendEnvironment$")
+	cmd.Env = append(os.Environ(), "KECCAKROOT_BACKEND=no-such-kernel", "FASTKECCAK_WANT_BACKEND="+availableBackends()[0].String())
+	out, err := cmd.CombinedOutput()
+	if warning := `fastkeccak: KECCAKROOT_BACKEND="no-such-kernel" is not a kernel this CPU runs`; err != nil || !strings.Contains(string(out), "PASS") || !strings.Contains(string(out), warning) {
+		t.Errorf("KECCAKROOT_BACKEND=no-such-kernel: %v, want the default and the warning\n%s", err, out)
 	}
 }

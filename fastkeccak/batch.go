@@ -3,7 +3,6 @@ package fastkeccak
 import (
 	"encoding/binary"
 	"fmt"
-	"os"
 )
 
 // batchKernelID names a batch kernel: a permutation that runs several
@@ -49,18 +48,16 @@ func (id batchKernelID) width() int {
 
 // activeBatch is the batch kernel Sum256Batch uses, chosen
 // once at start-up; tests swap it to run every kernel the CPU has.
-var activeBatch = chooseBatch(os.Getenv("KECCAKROOT_BATCH"))
+var activeBatch = kernelFromEnvironment(batchVariable, availableBatchKernels())
+
+// batchVariable names the environment variable that picks the batch kernel.
+const batchVariable = "KECCAKROOT_BATCH"
 
 // chooseBatch returns the kernel named by override if the CPU can run it,
-// and otherwise the platform's default, the first of availableBatchKernels.
-func chooseBatch(override string) batchKernelID {
-	available := availableBatchKernels()
-	for _, id := range available {
-		if override != "" && id.String() == override {
-			return id
-		}
-	}
-	return available[0]
+// and otherwise the platform's default, the first of availableBatchKernels,
+// with an error if override names none of them.
+func chooseBatch(override string) (batchKernelID, error) {
+	return pickKernel(batchVariable, override, availableBatchKernels())
 }
 
 // BatchWidth returns how many messages the batch kernel in use hashes at
@@ -71,7 +68,9 @@ func chooseBatch(override string) batchKernelID {
 //
 // The environment variable KECCAKROOT_BATCH, read once at start-up, picks
 // another batch kernel by name where the CPU has it ("amd64-avx512x8",
-// "amd64-avx2x4", "arm64-sha3x2" or "loop"), for tests and measurements.
+// "amd64-avx2x4", "arm64-sha3x2" or "loop"), for tests and measurements;
+// for a name the CPU cannot run the default stays, and a line on standard
+// error says so.
 func BatchWidth() int { return activeBatch.width() }
 
 // maxBatchBlocks bounds the blocks per state of one call to a batch

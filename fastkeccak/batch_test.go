@@ -68,18 +68,22 @@ func TestBatchKernelNames(t *testing.T) {
 		t.Errorf("BatchWidth() = %d for %s", BatchWidth(), activeBatch)
 	}
 	for _, id := range available {
-		if got := chooseBatch(id.String()); got != id {
-			t.Errorf("chooseBatch(%q) = %v", id.String(), got)
+		if got, err := chooseBatch(id.String()); got != id || err != nil {
+			t.Errorf("chooseBatch(%q) = %v, %v", id.String(), got, err)
 		}
 		if w := id.width(); w < 1 || w > maxBatchWidth {
 			t.Errorf("%s has width %d", id, w)
 		}
 	}
-	if got := chooseBatch("no-such-kernel"); got != available[0] {
+	got, err := chooseBatch("no-such-kernel")
+	if got != available[0] {
 		t.Errorf("unknown override chose %v, want the default %v", got, available[0])
 	}
-	if got := chooseBatch(""); got != available[0] {
-		t.Errorf("empty override chose %v, want the default %v", got, available[0])
+	if err == nil || !strings.Contains(err.Error(), `"no-such-kernel"`) || !strings.Contains(err.Error(), available[0].String()) {
+		t.Errorf("unknown override: error %v, want one naming it and the default %v", err, available[0])
+	}
+	if got, err := chooseBatch(""); got != available[0] || err != nil {
+		t.Errorf("empty override chose %v, %v; want the default %v", got, err, available[0])
 	}
 }
 
@@ -99,9 +103,16 @@ func TestBatchEnvironment(t *testing.T) {
 	for _, id := range availableBatchKernels() {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestBatchEnvironment$")
 		cmd.Env = append(os.Environ(), "KECCAKROOT_BATCH="+id.String(), "FASTKECCAK_WANT_BATCH="+id.String())
-		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "PASS") {
+		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "PASS") || strings.Contains(string(out), "fastkeccak:") {
 			t.Errorf("batch kernel %s: %v\n%s", id, err, out)
 		}
+	}
+	// A name the CPU cannot run keeps the default, and says so.
+	cmd := exec.Command(os.Args[0], "-test.run=^TestBatchEnvironment$")
+	cmd.Env = append(os.Environ(), "KECCAKROOT_BATCH=no-such-kernel", "FASTKECCAK_WANT_BATCH="+availableBatchKernels()[0].String())
+	out, err := cmd.CombinedOutput()
+	if warning := `fastkeccak: KECCAKROOT_BATCH="no-such-kernel" is not a kernel this CPU runs`; err != nil || !strings.Contains(string(out), "PASS") || !strings.Contains(string(out), warning) {
+		t.Errorf("KECCAKROOT_BATCH=no-such-kernel: %v, want the default and the warning\n%s", err, out)
 	}
 }
 
