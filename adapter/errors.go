@@ -87,3 +87,13 @@ func (e *ShapeError) Unwrap() error { return ErrMalformedBlock }
 // ErrGenesisBalance is returned by GenesisBlockHash, wrapped with the
 // account, for a genesis balance that does not fit in 256 bits.
 var ErrGenesisBalance = errors.New("adapter: genesis balance exceeds 256 bits")
+
+// ErrNilArgument is returned, wrapped with the argument's name, by the
+// functions that take a genesis, a trie, a trie ID or a database and are
+// handed nil, where go-ethereum's counterparts would dereference it.
+var ErrNilArgument = errors.New("adapter: nil argument")
+
+// nilArgument reports that the argument name is nil.
+func nilArgument(name string) error {
+	return fmt.Errorf("%w: %s", ErrNilArgument, name)
+}

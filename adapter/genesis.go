@@ -78,8 +78,11 @@ func genesisStateRoot(alloc types.GenesisAlloc) (common.Hash, error) {
 // A genesis whose state is a binary (UBT) trie rather than a Merkle-Patricia
 // trie is handed to go-ethereum's ToBlock, which computes that state root. A
 // genesis without a chain configuration gets a header without fork fields.
-// The error reports a balance that does not fit in 256 bits.
+// The error reports a balance that does not fit in 256 bits, or a nil g.
 func GenesisBlockHash(g *core.Genesis) (common.Hash, error) {
+	if g == nil {
+		return common.Hash{}, nilArgument("genesis")
+	}
 	if g.Config != nil && g.IsUBT() {
 		return g.ToBlock().Hash(), nil
 	}
@@ -94,8 +97,12 @@ func GenesisBlockHash(g *core.Genesis) (common.Hash, error) {
 // with the given state root, as g.ToBlock() builds it: the fields of g, the
 // defaults go-ethereum puts in their place, the empty roots of an empty body,
 // and the fork fields of the forks active at genesis (set by
-// setGenesisForkFields, generated from the header's field table).
+// setGenesisForkFields, generated from the header's field table). A nil
+// genesis has no header: the result is nil.
 func GenesisHeader(g *core.Genesis, root common.Hash) *types.Header {
+	if g == nil {
+		return nil
+	}
 	h := &types.Header{
 		ParentHash:  g.ParentHash,
 		UncleHash:   types.EmptyUncleHash,

@@ -37,8 +37,12 @@ func HeaderHash(h *types.Header) common.Hash {
 }
 
 // BlockHash returns the hash of a block, in place of b.Hash(): the hash of
-// its header. It does not cache.
+// its header. It does not cache. A nil block, whose Hash go-ethereum cannot
+// take, gets the hash of a nil header, as HeaderHash gives it.
 func BlockHash(b *types.Block) common.Hash {
+	if b == nil {
+		return HeaderHash(nil)
+	}
 	return HeaderHash(b.Header())
 }
 

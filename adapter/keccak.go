@@ -46,8 +46,12 @@ func keccak256(data [][]byte) [32]byte {
 // HashData resets kh, hashes data with it and returns the digest, in place of
 // crypto.HashData. Like go-ethereum's, it leaves kh squeezing: the next Read
 // continues the output, and a Write needs a Reset first. A *fastkeccak.Hasher
-// (see NewKeccakState) is driven through direct calls.
+// (see NewKeccakState) is driven through direct calls. A nil kh hashes with
+// a hasher of its own: the result is Keccak256Hash(data).
 func HashData(kh crypto.KeccakState, data []byte) common.Hash {
+	if kh == nil {
+		return Keccak256Hash(data)
+	}
 	if h, ok := kh.(*fastkeccak.Hasher); ok {
 		var out common.Hash
 		h.Reset()

@@ -10,6 +10,12 @@ import (
 // Prove writes the proof of key in t into proofDb, each node under its
 // hash, as go-ethereum's Trie.Prove does.
 func Prove(t *triehash.Trie, key []byte, proofDb ethdb.KeyValueWriter) error {
+	switch {
+	case t == nil:
+		return nilArgument("trie")
+	case proofDb == nil:
+		return nilArgument("proof database")
+	}
 	proof, err := t.Prove(key)
 	if err != nil {
 		return err
@@ -24,8 +30,12 @@ func Prove(t *triehash.Trie, key []byte, proofDb ethdb.KeyValueWriter) error {
 
 // VerifyProof is go-ethereum's trie.VerifyProof: the value that the proof
 // in proofDb (nodes under their hashes) proves for key against root, or nil
-// for a proven absence. It decides as go-ethereum does on every input.
+// for a proven absence. It decides as go-ethereum does on every input; a
+// nil proofDb holds no nodes.
 func VerifyProof(root common.Hash, key []byte, proofDb ethdb.KeyValueReader) ([]byte, error) {
+	if proofDb == nil {
+		return nil, nilArgument("proof database")
+	}
 	return triehash.VerifyProofFrom(root, key, proofReader{proofDb})
 }
 

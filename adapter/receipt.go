@@ -1,6 +1,8 @@
 package adapter
 
 import (
+	"slices"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
@@ -10,8 +12,12 @@ import (
 
 // ReceiptsRoot returns the receipts root of a block, in place of
 // types.DeriveSha(receipts, trie.NewStackTrie(nil)): the trie of the
-// receipts' consensus encodings by index.
+// receipts' consensus encodings by index. A list holding a nil receipt,
+// which go-ethereum cannot encode, has no root: the result is the zero hash.
 func ReceiptsRoot(receipts types.Receipts) common.Hash {
+	if slices.Contains(receipts, nil) {
+		return common.Hash{}
+	}
 	return triehash.ListRoot(len(receipts), func(i int, buf []byte) []byte {
 		return appendReceipt(buf, receipts[i])
 	})

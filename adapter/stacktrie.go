@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -59,13 +60,18 @@ func (t *StackTrie) Reset() {
 // place of types.DeriveSha(list, trie.NewStackTrie(nil)): the transactions,
 // receipts and withdrawals roots of a block header. Receipts and withdrawals
 // are encoded by this package; any other list, transactions included, by its
-// own EncodeIndex (see TransactionsRoot).
+// own EncodeIndex (see TransactionsRoot). A nil list has no items: its
+// root is the empty trie's.
 func DeriveSha(list types.DerivableList) common.Hash {
 	switch l := list.(type) {
+	case nil:
+		return types.EmptyRootHash
 	case types.Receipts:
 		return ReceiptsRoot(l)
 	case types.Withdrawals:
 		return WithdrawalsRoot(l)
+	case types.Transactions:
+		return TransactionsRoot(l)
 	}
 	return encodeIndexRoot(list)
 }
@@ -76,8 +82,12 @@ func DeriveSha(list types.DerivableList) common.Hash {
 //
 // The encodings come from go-ethereum's own EncodeIndex, into one reused
 // buffer, since a trie value must be whole before its leaf is hashed; the
-// trie is built by triehash.
+// trie is built by triehash. A list holding a nil transaction, which
+// go-ethereum cannot encode, has no root: the result is the zero hash.
 func TransactionsRoot(txs types.Transactions) common.Hash {
+	if slices.Contains(txs, nil) {
+		return common.Hash{}
+	}
 	return encodeIndexRoot(txs)
 }
 

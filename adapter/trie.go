@@ -16,14 +16,21 @@ import (
 // with its owner) in go-ethereum's trie database, as trie.New does: nodes
 // are read from db, by path and hash, as the trie needs them. A
 // *triedb.Database of either scheme is a database.NodeDatabase. Commit the
-// changes with CommitTrie.
+// changes with CommitTrie. A nil id, or a nil db for a trie that is not
+// empty, is an ErrNilArgument.
 func OpenTrie(id *trie.ID, db database.NodeDatabase) (*triehash.Trie, error) {
 	return openTrie(triehash.Options{}, id, db)
 }
 
 func openTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase) (*triehash.Trie, error) {
+	if id == nil {
+		return nil, nilArgument("trie ID")
+	}
 	if id.Root == (common.Hash{}) || id.Root == types.EmptyRootHash {
 		return opts.NewTrie(types.EmptyRootHash, nil)
+	}
+	if db == nil {
+		return nil, nilArgument("trie database")
 	}
 	reader, err := db.NodeReader(id.StateRoot)
 	if err != nil {
@@ -51,6 +58,9 @@ func (r nodeReader) Node(path []byte, hash [32]byte) ([]byte, error) {
 // nil when nothing changed. owner is the zero hash for the account trie and
 // the hashed address for a storage trie. t stays usable.
 func CommitTrie(t *triehash.Trie, owner common.Hash) (common.Hash, *trienode.NodeSet, error) {
+	if t == nil {
+		return common.Hash{}, nil, nilArgument("trie")
+	}
 	set := trienode.NewNodeSet(owner)
 	root, err := t.CommitChanges(func(path []byte, hash [32]byte, blob, prev []byte) {
 		if blob == nil {

@@ -19,7 +19,13 @@ import (
 // encoding, tx.EncodeRLP, streamed into a pooled hasher, so that TxHash
 // keeps working across go-ethereum releases: its accessors would copy every
 // integer and the recipient, and its fields are not exported.
+//
+// A nil transaction, whose Hash go-ethereum cannot take, gets the zero
+// hash, which no transaction has.
 func TxHash(tx *types.Transaction) common.Hash {
+	if tx == nil {
+		return common.Hash{}
+	}
 	if tx.Type() == types.BlobTxType && tx.BlobTxSidecar() != nil {
 		// The hash covers the transaction without its sidecar, which the
 		// network encoding carries.

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rlp"
 )
 
 // TestErrorsQuoteKeysShortly checks that an error about a key quotes at most
@@ -49,5 +52,31 @@ func TestErrorsQuoteKeysShortly(t *testing.T) {
 		if len(msg) > 4*maxQuoted+100 {
 			t.Errorf("%s: error of %d bytes: %.200q...", c.name, len(msg), msg)
 		}
+	}
+}
+
+// TestNilArguments hands nil to the functions that take a source, an
+// account or a callback: each answers as its doc says, and none panics.
+func TestNilArguments(t *testing.T) {
+	root := [32]byte{1}
+	if _, err := VerifyProofFrom(root, []byte{1}, nil); !errors.Is(err, ErrProofNodeMissing) {
+		t.Errorf("VerifyProofFrom with a nil source: %v, want ErrProofNodeMissing", err)
+	}
+	if blob, err := VerifyingSource(nil).Node(nil, root); blob != nil || err != nil {
+		t.Errorf("VerifyingSource(nil).Node = %x, %v; want no node", blob, err)
+	}
+	var missing *MissingNodeError
+	if _, err := NewTrie(root, VerifyingSource(nil)); !errors.As(err, &missing) || missing.Hash != root {
+		t.Errorf("NewTrie over VerifyingSource(nil): %v, want a MissingNodeError for the root", err)
+	}
+	want, err := rlp.EncodeToBytes((*types.StateAccount)(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := AppendAccount([]byte{7}, nil); !bytes.Equal(got, append([]byte{7}, want...)) {
+		t.Errorf("AppendAccount(nil) appended %x, want go-ethereum's %x", got[1:], want)
+	}
+	if got := ListRoot(3, nil); got != EmptyRoot {
+		t.Errorf("ListRoot with a nil value = %x, want EmptyRoot", got)
 	}
 }

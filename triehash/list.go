@@ -14,8 +14,12 @@ import (
 // No sort is needed. RLP(0) is 0x80, which sorts after the single bytes
 // 0x01..0x7f and before the two-byte keys of 128 and up, so inserting items
 // 1..127, then 0, then 128.. gives ascending keys. As in go-ethereum, an item
-// whose encoding is empty is left out.
+// whose encoding is empty is left out, and a nil value encodes nothing: the
+// root is then EmptyRoot.
 func ListRoot(n int, value func(i int, buf []byte) []byte) [32]byte {
+	if value == nil {
+		return EmptyRoot
+	}
 	l := listBuilders.Get().(*listBuilder)
 	defer listBuilders.Put(l)
 	l.b.Reset()

@@ -110,8 +110,12 @@ func VerifyProof(root [32]byte, key []byte, proof [][]byte) ([]byte, error) {
 
 // VerifyProofFrom is VerifyProof with the proof's nodes in a source that
 // looks them up by hash, such as go-ethereum's proof databases; the paths
-// it is given are those the nodes would have if the proof holds.
+// it is given are those the nodes would have if the proof holds. A nil
+// source holds no nodes.
 func VerifyProofFrom(root [32]byte, key []byte, proof NodeSource) ([]byte, error) {
+	if proof == nil {
+		proof = proofSource(nil)
+	}
 	k := keyNibbles(key)
 	want, pos := root, 0
 	guard := newCycleGuard()

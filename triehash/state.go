@@ -22,8 +22,12 @@ type Account struct {
 
 // AppendAccount appends the state trie value of an account: the RLP list
 // [nonce, balance, storage root, code hash], as go-ethereum's
-// types.StateAccount encodes it.
+// types.StateAccount encodes it. A nil account is an empty list, as
+// go-ethereum's encoder writes a nil *types.StateAccount.
 func AppendAccount(dst []byte, a *Account) []byte {
+	if a == nil {
+		return rlpstream.AppendListHeader(dst, 0)
+	}
 	size := rlpstream.Uint64Size(a.Nonce) + rlpstream.Uint256Size(&a.Balance) + 2*33
 	dst = rlpstream.AppendListHeader(dst, size)
 	dst = rlpstream.AppendUint64(dst, a.Nonce)

@@ -15,12 +15,15 @@ var errWrongNode = errors.New("triehash: source returned a node of another hash"
 // and checks each one: a node whose Keccak-256 is not the hash asked for is
 // an error, which the Trie reports as a MissingNodeError for that path and
 // hash. The check costs one hash of every node loaded. It is safe for
-// concurrent use if src is.
+// concurrent use if src is. A nil src holds no nodes.
 func VerifyingSource(src NodeSource) NodeSource { return verifyingSource{src} }
 
 type verifyingSource struct{ src NodeSource }
 
 func (v verifyingSource) Node(path []byte, hash [32]byte) ([]byte, error) {
+	if v.src == nil {
+		return nil, nil
+	}
 	blob, err := v.src.Node(path, hash)
 	if err != nil || len(blob) == 0 {
 		return blob, err
