@@ -60,7 +60,7 @@ func TestAssemblyKeepsStackCheck(t *testing.T) {
 }
 
 // TestLongHashDoesNotStallGC hashes 32 MiB in one Sum256 call on one
-// goroutine while another forces garbage collections, and checks that the
+// goroutine while another forces garbage collections, and checks that most
 // stop-the-world pauses stay short: the absorb loop must be preemptible.
 func TestLongHashDoesNotStallGC(t *testing.T) {
 	if testing.Short() {
@@ -90,7 +90,8 @@ func TestLongHashDoesNotStallGC(t *testing.T) {
 		time.Sleep(2 * time.Millisecond)
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
-		for range 5 {
+		const collections = 9
+		for range collections {
 			runtime.GC()
 			time.Sleep(time.Millisecond)
 		}
@@ -100,15 +101,23 @@ func TestLongHashDoesNotStallGC(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		// PauseNs is a ring of the most recent stop-the-world pauses; each
 		// includes the time spent waiting for running goroutines to stop.
+		// A kernel that cannot be preempted holds nearly every pause for a
+		// good part of a whole hash, a preemptible one for microseconds: a
+		// majority of long pauses tells them apart, where the longest one
+		// alone could be a host that took the core away for a moment.
+		bound := max(whole/16, 2*time.Millisecond)
 		var worst time.Duration
+		long := 0
 		for gc := before.NumGC + 1; gc <= after.NumGC; gc++ {
-			worst = max(worst, time.Duration(after.PauseNs[(gc+255)%256]))
+			pause := time.Duration(after.PauseNs[(gc+255)%256])
+			worst = max(worst, pause)
+			if pause > bound {
+				long++
+			}
 		}
-		t.Logf("32 MiB Sum256 takes about %v; longest GC pause %v", whole, worst)
-		// A kernel that cannot be preempted holds a pause for a large part
-		// of a whole hash; a preemptible one for microseconds.
-		if worst > max(whole/4, 20*time.Millisecond) {
-			t.Errorf("a GC pause took %v while a %v hash ran: the kernel is not preemptible", worst, whole)
+		t.Logf("32 MiB Sum256 takes about %v; longest GC pause %v; %d of %d pauses over %v", whole, worst, long, after.NumGC-before.NumGC, bound)
+		if long > collections/2 {
+			t.Errorf("%d of %d GC pauses took over %v (the longest %v) while a %v hash ran: the kernel is not preemptible", long, after.NumGC-before.NumGC, bound, worst, whole)
 		}
 	})
 	debug.FreeOSMemory()
