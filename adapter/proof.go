@@ -31,7 +31,7 @@ func Prove(t *triehash.Trie, key []byte, proofDb ethdb.KeyValueWriter) error {
 // VerifyProof is go-ethereum's trie.VerifyProof: the value that the proof
 // in proofDb (nodes under their hashes) proves for key against root, or nil
 // for a proven absence. It decides as go-ethereum does on every input; a
-// nil proofDb holds no nodes.
+// nil proofDb is an ErrNilArgument.
 func VerifyProof(root common.Hash, key []byte, proofDb ethdb.KeyValueReader) ([]byte, error) {
 	if proofDb == nil {
 		return nil, nilArgument("proof database")

@@ -25,5 +25,6 @@
 // The environment variable KECCAKROOT_BACKEND, read once at start-up, picks
 // another one by its Backend() name where the CPU has it (for tests,
 // benchmarks and bug reports); for a value the CPU cannot run the default
-// stays, and a line on standard error says so. The purego build tag restricts the package to the portable Go permutation.
+// stays, and a line on standard error says so. The purego build tag
+// restricts the package to the portable Go permutation.
 package fastkeccak
