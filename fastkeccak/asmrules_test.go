@@ -113,7 +113,9 @@ func checkGCPauses(t *testing.T, what string, whole time.Duration, hash func()) 
 	<-stopped // the caller may switch kernels once the hashing has stopped
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
-	bound := max(whole/16, 2*time.Millisecond)
+	// Beside a busy core (go test runs packages at once) a preemptible
+	// kernel's pauses reach a few milliseconds.
+	bound := max(whole/4, 10*time.Millisecond)
 	var worst time.Duration
 	long := 0
 	for gc := before.NumGC + 1; gc <= after.NumGC; gc++ {

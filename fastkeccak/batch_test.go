@@ -507,17 +507,17 @@ func FuzzSum256Batch(f *testing.F) {
 // kernel calls of bounded length, each entered through a stack check.
 func TestLongBatchDoesNotStallGC(t *testing.T) {
 	if testing.Short() {
-		t.Skip("hashes 32 MiB per batch kernel")
+		t.Skip("hashes 64 MiB per batch kernel")
 	}
-	buf := make([]byte, 4<<20+maxBatchWidth)
+	buf := make([]byte, 8<<20+maxBatchWidth)
 	msgs := make([][]byte, maxBatchWidth)
 	for i := range msgs {
-		msgs[i] = buf[i : i+4<<20]
+		msgs[i] = buf[i : i+8<<20]
 	}
 	forEachBatchKernel(t, func(t *testing.T, id batchKernelID) {
 		var out [maxBatchWidth][32]byte
 		start := time.Now()
 		Sum256Batch(out[:], msgs)
-		checkGCPauses(t, "a batch of 4 MiB messages", time.Since(start), func() { Sum256Batch(out[:], msgs) })
+		checkGCPauses(t, "a batch of 8 MiB messages", time.Since(start), func() { Sum256Batch(out[:], msgs) })
 	})
 }
