@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/trie"
 )
 
 // TestTrieBatchDenseKeys: batches over a small set of short keys of mixed
@@ -47,15 +44,7 @@ func TestTrieBatchDenseKeys(t *testing.T) {
 			}
 			ops = append(ops, o)
 		}
-		gt, err := trie.New(trie.TrieID(common.Hash(root)), store)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, o := range ops {
-			if err := gt.Update(o.key, o.value); err != nil {
-				t.Fatal(err)
-			}
-		}
+		gt := gethUpdated(t, store, root, ops)
 		tr, err := Options{Workers: 2 + trial%3}.NewTrie(root, store.source())
 		if err != nil {
 			t.Fatal(err)

@@ -59,14 +59,7 @@ func TestTrieBatchMatchesGeth(t *testing.T) {
 func testBatchRounds(t *testing.T, kind keyKind, workers, rounds int) {
 	rng := rand.New(rand.NewPCG(uint64(workers), 14))
 	store := newPathStore()
-	keys := kind.make(rng, 1500)
-	values := make([][]byte, len(keys))
-	live := map[string]bool{}
-	for i := range keys {
-		values[i] = randomValue(rng, 40)
-		live[string(keys[i])] = true
-	}
-	root := gethCommitted(t, store, keys, values)
+	_, _, live, root := committedKeys(t, store, kind, rng, 1500)
 	opts := Options{Workers: workers}
 	kept, err := opts.NewTrie(root, store.source())
 	if err != nil {
@@ -186,12 +179,7 @@ func TestTrieBatchLoadsAhead(t *testing.T) {
 			t.Run(fmt.Sprintf("keys=%s/workers=%d", kind.name, workers), func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(8, uint64(workers)))
 				store := newPathStore()
-				keys := kind.make(rng, 600)
-				values := make([][]byte, len(keys))
-				for i := range keys {
-					values[i] = randomValue(rng, 40)
-				}
-				root := gethCommitted(t, store, keys, values)
+				keys, _, _, root := committedKeys(t, store, kind, rng, 600)
 				pathsOnly, bySubtree := 0, 0
 				for trial := range 60 {
 					var ops []op
@@ -253,27 +241,6 @@ func TestTrieBatchLoadsAhead(t *testing.T) {
 			})
 		}
 	}
-}
-
-// partialTrie commits random keys and returns the keys, the full store
-// and a copy with about one node in eight taken away (never the root).
-func partialTrie(t *testing.T, kind keyKind, rng *rand.Rand) (root [32]byte, keys [][]byte, live map[string]bool, full, partial *pathStore) {
-	full = newPathStore()
-	keys = kind.make(rng, 800)
-	values := make([][]byte, len(keys))
-	live = map[string]bool{}
-	for i := range keys {
-		values[i] = randomValue(rng, 40)
-		live[string(keys[i])] = true
-	}
-	root = gethCommitted(t, full, keys, values)
-	partial = full.clone()
-	for path := range partial.nodes {
-		if len(path) > 0 && rng.IntN(8) == 0 {
-			delete(partial.nodes, path)
-		}
-	}
-	return root, keys, live, full, partial
 }
 
 // TestTriePrefetchMissingNodes: over a store with nodes taken away,
@@ -413,12 +380,7 @@ func TestTrieUpdateBatchMissingNodes(t *testing.T) {
 func TestTrieBatchBadInput(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	store := newPathStore()
-	keys := keyKinds[0].make(rng, 100)
-	values := make([][]byte, len(keys))
-	for i := range values {
-		values[i] = randomValue(rng, 40)
-	}
-	root := gethCommitted(t, store, keys, values)
+	keys, _, _, root := committedKeys(t, store, keyKinds[0], rng, 100)
 	tr, err := Options{Workers: 2}.NewTrie(root, store.source())
 	if err != nil {
 		t.Fatal(err)

@@ -164,6 +164,35 @@ func gethCommitted(t testing.TB, store *pathStore, keys, values [][]byte) [32]by
 	return root
 }
 
+// committedKeys makes n keys of kind and a random value of up to 40 bytes
+// for each, commits them through go-ethereum's trie into store, and returns
+// them, the set of keys, and the root.
+func committedKeys(t testing.TB, store *pathStore, kind keyKind, rng *rand.Rand, n int) (keys, values [][]byte, live map[string]bool, root [32]byte) {
+	t.Helper()
+	keys = kind.make(rng, n)
+	values = make([][]byte, len(keys))
+	live = map[string]bool{}
+	for i := range keys {
+		values[i] = randomValue(rng, 40)
+		live[string(keys[i])] = true
+	}
+	return keys, values, live, gethCommitted(t, store, keys, values)
+}
+
+// partialTrie commits random keys and returns the keys, the full store
+// and a copy with about one node in eight taken away (never the root).
+func partialTrie(t *testing.T, kind keyKind, rng *rand.Rand) (root [32]byte, keys [][]byte, live map[string]bool, full, partial *pathStore) {
+	full = newPathStore()
+	keys, _, live, root = committedKeys(t, full, kind, rng, 800)
+	partial = full.clone()
+	for path := range partial.nodes {
+		if len(path) > 0 && rng.IntN(8) == 0 {
+			delete(partial.nodes, path)
+		}
+	}
+	return root, keys, live, full, partial
+}
+
 // keyKind names a kind of key set for the mutable trie's tests.
 type keyKind struct {
 	name string

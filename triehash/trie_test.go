@@ -83,14 +83,7 @@ func TestTrieMatchesGeth(t *testing.T) {
 func testTrieRounds(t *testing.T, kind keyKind, workers, rounds int) {
 	rng := rand.New(rand.NewPCG(uint64(workers), uint64(len(kind.name))))
 	store := newPathStore()
-	keys := kind.make(rng, 1500)
-	values := make([][]byte, len(keys))
-	live := map[string]bool{}
-	for i := range keys {
-		values[i] = randomValue(rng, 40)
-		live[string(keys[i])] = true
-	}
-	root := gethCommitted(t, store, keys, values)
+	_, _, live, root := committedKeys(t, store, kind, rng, 1500)
 	opts := Options{Workers: workers}
 	kept, err := opts.NewTrie(root, store.source())
 	if err != nil {
@@ -199,23 +192,8 @@ func TestTrieMissingNodes(t *testing.T) {
 	for _, kind := range keyKinds {
 		t.Run(kind.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(3, 4))
-			full := newPathStore()
-			keys := kind.make(rng, 800)
-			values := make([][]byte, len(keys))
-			live := map[string]bool{}
-			for i := range keys {
-				values[i] = randomValue(rng, 40)
-				live[string(keys[i])] = true
-			}
-			root := gethCommitted(t, full, keys, values)
-			partial := full.clone()
-			removed := 0
-			for path := range partial.nodes {
-				if len(path) > 0 && rng.IntN(8) == 0 {
-					delete(partial.nodes, path)
-					removed++
-				}
-			}
+			root, _, live, full, partial := partialTrie(t, kind, rng)
+			removed := len(full.nodes) - len(partial.nodes)
 			tr, err := Options{Workers: 1}.NewTrie(root, partial.source())
 			if err != nil {
 				t.Fatal(err)
@@ -260,12 +238,7 @@ func TestTrieMissingNodes(t *testing.T) {
 func TestTrieInvalidNode(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	store := newPathStore()
-	keys := keyKinds[0].make(rng, 100)
-	values := make([][]byte, len(keys))
-	for i := range values {
-		values[i] = randomValue(rng, 40)
-	}
-	root := gethCommitted(t, store, keys, values)
+	keys, _, _, root := committedKeys(t, store, keyKinds[0], rng, 100)
 	bad := map[string][]byte{}
 	for path, blob := range store.nodes {
 		if len(path) == 1 {
@@ -336,12 +309,7 @@ func TestTrieLongValues(t *testing.T) {
 func TestVerifyingSource(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	store := newPathStore()
-	keys := keyKinds[0].make(rng, 200)
-	values := make([][]byte, len(keys))
-	for i := range values {
-		values[i] = randomValue(rng, 40)
-	}
-	root := gethCommitted(t, store, keys, values)
+	keys, values, _, root := committedKeys(t, store, keyKinds[0], rng, 200)
 	var other []byte
 	for path, blob := range store.nodes {
 		if len(path) == 2 {
