@@ -74,11 +74,10 @@ const parallelChunk = 4096
 // the chunk before, whose leaf could not be encoded until this chunk's first
 // key was known.
 type chunk struct {
-	leaves    leafBatch // the keys and values, then their leaves
-	before    int       // prefix the first item shares with the key before it
-	chunkSize int       // keys per chunk, as the ParallelBuilder's chunkSize
-	final     bool      // the last chunk: its last item is placed too
-	ready     chan struct{}
+	leaves leafBatch // the keys and values, then their leaves
+	before int       // prefix the first item shares with the key before it
+	final  bool      // the last chunk: its last item is placed too
+	ready  chan struct{}
 }
 
 // placed is the number of the chunk's items its leaves are encoded for.
@@ -89,18 +88,19 @@ func (c *chunk) placed() int {
 	return c.len() - 1
 }
 
-// add appends a key and its value; shared is the number of nibbles the key
-// shares with the chunk's key before it, unless it is the chunk's first.
+// add appends a key and its value to a chunk of chunkSize keys; shared is
+// the number of nibbles the key shares with the chunk's key before it,
+// unless it is the chunk's first.
 // The producer finds it anyway, checking the order of the keys, so the
 // worker need not compare them again.
-func (c *chunk) add(key, value []byte, shared int) {
+func (c *chunk) add(key, value []byte, shared, chunkSize int) {
 	if cap(c.leaves.encodings) == 0 {
 		// Sized from the first key and value, as a Builder's chunk is:
 		// keys and values of the same sizes fill it without growing it.
 		// A long first value says little of the values after it, so the
 		// size it gives is capped; longer ones grow the buffer.
 		leaf := min(leafRoom(len(key), len(value))+len(value), maxPresizedLeaf)
-		c.leaves.encodings = make([]byte, 0, (c.chunkSize+1)*leaf)
+		c.leaves.encodings = make([]byte, 0, (chunkSize+1)*leaf)
 	}
 	if n := len(c.leaves.slots); n > 0 {
 		c.leaves.slots[n-1].sharedWithNext = int16(shared)
@@ -142,7 +142,6 @@ func (p *ParallelBuilder) start() {
 	for _, c := range p.chunks {
 		c.recycle()
 		c.leaves.keepEncodings = p.onNode != nil
-		c.chunkSize = p.chunkSize
 		run.free <- c
 	}
 	for range p.workers {
@@ -216,7 +215,7 @@ func (p *ParallelBuilder) Update(key, value []byte) error {
 			return orderError(p.prev, key)
 		}
 	}
-	p.cur.add(key, value, shared)
+	p.cur.add(key, value, shared, p.chunkSize)
 	p.prev = p.cur.leaves.key(p.cur.len() - 1)
 	if p.cur.len() > p.chunkSize {
 		// The chunk's last key moves on to the next chunk, where the key
@@ -227,7 +226,7 @@ func (p *ParallelBuilder) Update(key, value []byte) error {
 		n := full.len()
 		next := <-p.run.free
 		next.before = int(full.leaves.slots[n-2].sharedWithNext)
-		next.add(full.leaves.key(n-1), full.leaves.value(n-1), -1)
+		next.add(full.leaves.key(n-1), full.leaves.value(n-1), -1, p.chunkSize)
 		p.dispatch(false)
 		p.cur = next
 		p.prev = next.leaves.key(0)
