@@ -3,7 +3,6 @@ package triehash
 import (
 	"bytes"
 	"fmt"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -103,12 +102,7 @@ func (t *Trie) updateBatch(keys, values [][]byte) (bySubtree bool, err error) {
 }
 
 // workerCount returns the number of goroutines the trie works on.
-func (t *Trie) workerCount() int {
-	if t.workers > 0 {
-		return t.workers
-	}
-	return runtime.GOMAXPROCS(0)
-}
+func (t *Trie) workerCount() int { return Options{Workers: t.workers}.workers() }
 
 // parallel reports whether a batch of n keys is worth spreading.
 func (t *Trie) parallel(n int) bool { return n >= batchMinKeys && t.workerCount() > 1 }
@@ -122,12 +116,9 @@ type batchSplit struct {
 	order  []int32    // the keys' indexes, child by child, in order
 	// child n's keys are order[starts[n]:starts[n+1]], those that end at
 	// the branch (its value) come last, as child 16
-	starts     [18]int32
-	above      int       // keys that end above the branch or leave the prefix
-	dels       [17]int   // deletions below each child
-	incomplete [16]bool  // a load below child n made in case a change needs it failed
-	errs       [16]error // each child's first failed load on a key's path
-	errAt      [16]int   // and that key's index
+	starts [18]int32
+	above  int     // keys that end above the branch or leave the prefix
+	dels   [17]int // deletions below each child
 	// nibbles holds the nibbles of each child's keys, one after another,
 	// for the changes to reuse; ends says where each ends.
 	nibbles [16][]byte
@@ -175,7 +166,7 @@ func (t *Trie) prefetch(keys, values [][]byte) (*batchSplit, int, error) {
 			}
 		case *fullNode:
 			sp.branch = n
-			i, err := t.prefetchSplit(sp, l, keys, values, t.workerCount())
+			i, err := t.prefetchSplit(sp, l, keys, values)
 			return sp, i, err
 		}
 		// A leaf or nothing (no node below), or a shape no trie of keys
@@ -187,13 +178,13 @@ func (t *Trie) prefetch(keys, values [][]byte) (*batchSplit, int, error) {
 
 // prefetchSplit loads the paths of keys below the split's branch, each
 // child's keys on one worker, in the order given.
-func (t *Trie) prefetchSplit(sp *batchSplit, l *nodeLoader, keys, values [][]byte, workers int) (int, error) {
+func (t *Trie) prefetchSplit(sp *batchSplit, l *nodeLoader, keys, values [][]byte) (int, error) {
 	depth := len(sp.prefix)
 	// Group the keys by their nibble at depth, in order: a counting sort.
 	nibbleOf := make([]int8, len(keys))
 	for i, key := range keys {
 		nib := -1 // the key ends above the branch or parts from the prefix
-		if hasNibblePrefix(key, sp.prefix) && depth <= 2*len(key) {
+		if hasNibblePrefix(key, sp.prefix) {
 			nib = terminator
 			if depth < 2*len(key) {
 				nib = int(nibble(key, depth))
@@ -225,9 +216,14 @@ func (t *Trie) prefetchSplit(sp *batchSplit, l *nodeLoader, keys, values [][]byt
 	if values != nil && l.mayCollapse(sp.branch, sp.prefix) {
 		sp.complete = l.loadChildren(sp.branch, sp.prefix)
 	}
-	var firstErr atomic.Int64 // index of the first key known to fail
-	firstErr.Store(int64(len(keys)))
-	onWorkers(workers, func(nib int) {
+	var (
+		incomplete [16]bool  // a load below child n made in case a change needs it failed
+		errs       [16]error // each child's first failed load on a key's path
+		errAt      [16]int   // and that key's index
+		firstErr   atomic.Int64
+	)
+	firstErr.Store(int64(len(keys))) // the index of the first key known to fail
+	onWorkers(t.workerCount(), func(nib int) {
 		mine := sp.order[sp.starts[nib]:sp.starts[nib+1]]
 		if len(mine) == 0 {
 			return
@@ -243,7 +239,7 @@ func (t *Trie) prefetchSplit(sp *batchSplit, l *nodeLoader, keys, values [][]byt
 			nibbles = appendKeyNibbles(nibbles, keys[i])
 			ends = append(ends, int32(len(nibbles)))
 			if err := w.path(&sp.branch.children[nib], nibbles[start:], depth+1, changeOf(values, int(i))); err != nil {
-				sp.errs[nib], sp.errAt[nib] = err, int(i)
+				errs[nib], errAt[nib] = err, int(i)
 				for {
 					old := firstErr.Load()
 					if int64(i) >= old || firstErr.CompareAndSwap(old, int64(i)) {
@@ -254,14 +250,14 @@ func (t *Trie) prefetchSplit(sp *batchSplit, l *nodeLoader, keys, values [][]byt
 			}
 		}
 		sp.nibbles[nib], sp.ends[nib] = nibbles, ends
-		sp.incomplete[nib] = w.incomplete
+		incomplete[nib] = w.incomplete
 	})
 	first, err := -1, error(nil)
-	for nib, e := range sp.errs {
-		if e != nil && (err == nil || sp.errAt[nib] < first) {
-			first, err = sp.errAt[nib], e
+	for nib, e := range errs {
+		if e != nil && (err == nil || errAt[nib] < first) {
+			first, err = errAt[nib], e
 		}
-		if sp.incomplete[nib] {
+		if incomplete[nib] {
 			sp.complete = false
 		}
 	}
@@ -283,9 +279,19 @@ type nodeLoader struct {
 
 func newNodeLoader(t *Trie, keys, values [][]byte) *nodeLoader {
 	l := &nodeLoader{t: t}
+	size := 0
 	for i := range values {
 		if len(values[i]) == 0 {
-			l.deletes = append(l.deletes, keyNibbles(keys[i]))
+			size += 2*len(keys[i]) + 1
+		}
+	}
+	// The deleted keys' nibbles share one buffer, one allocation a batch.
+	buf := make([]byte, 0, size)
+	for i := range values {
+		if len(values[i]) == 0 {
+			start := len(buf)
+			buf = appendKeyNibbles(buf, keys[i])
+			l.deletes = append(l.deletes, buf[start:len(buf):len(buf)])
 		}
 	}
 	slices.SortFunc(l.deletes, bytes.Compare)
@@ -384,9 +390,11 @@ func (l *nodeLoader) mayCollapse(n *fullNode, path []byte) bool {
 // all loaded.
 func (l *nodeLoader) loadChildren(n *fullNode, path []byte) bool {
 	ok := true
+	childPath := append(slices.Clip(path), 0) // the last nibble set for each child
 	for i, child := range n.children[:16] {
 		if h, isHash := child.(*hashNode); isHash {
-			ok = l.speculate(&n.children[i], h, append(slices.Clip(path), byte(i))) && ok
+			childPath[len(path)] = byte(i)
+			ok = l.speculate(&n.children[i], h, childPath) && ok
 		}
 	}
 	return ok

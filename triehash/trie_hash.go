@@ -65,20 +65,19 @@ func (t *Trie) rehash() {
 		t.hashers = append(t.hashers, new(levelHasher))
 	}
 	h := t.hashers[0]
-	if workers == 1 || len(t.pending) < parallelMinPending {
-		h.file(t.pending)
-		h.hash()
-		return
-	}
-	// Deal the nodes below the root out by their first nibble, in
-	// groups of about equal size, one per worker.
-	var counts [16]int
-	for _, p := range t.pending {
-		if p.depth > 0 {
-			counts[p.first&0x0f]++
+	var groupOf [16]int
+	groups := 1
+	if workers > 1 && len(t.pending) >= parallelMinPending {
+		// Deal the nodes below the root out by their first nibble, in
+		// groups of about equal size, one per worker.
+		var counts [16]int
+		for _, p := range t.pending {
+			if p.depth > 0 {
+				counts[p.first&0x0f]++
+			}
 		}
+		groupOf, groups = dealNibbles(&counts, workers)
 	}
-	groupOf, groups := dealNibbles(&counts, workers)
 	if groups < 2 {
 		h.file(t.pending)
 		h.hash()
