@@ -138,13 +138,15 @@ func decodeBranchOfHashes(blob []byte) *fullNode {
 	if end != len(blob) {
 		return nil
 	}
-	n := new(fullNode)
+	// The node is allocated only once the blob is known to be one: most
+	// blobs that are not, leaves, get this far.
+	var hashAt [16]int // where each child's hash starts, 0 for none
 	for i := range 16 {
 		switch {
 		case pos < end && blob[pos] == 0x80:
 			pos++
 		case pos+33 <= end && blob[pos] == 0xa0:
-			n.children[i] = (*hashNode)(blob[pos+1 : pos+33])
+			hashAt[i] = pos + 1
 			pos += 33
 		default:
 			return nil
@@ -152,6 +154,12 @@ func decodeBranchOfHashes(blob []byte) *fullNode {
 	}
 	if pos+1 != end || blob[pos] != 0x80 {
 		return nil
+	}
+	n := new(fullNode)
+	for i, at := range hashAt {
+		if at > 0 {
+			n.children[i] = (*hashNode)(blob[at : at+32])
+		}
 	}
 	return n
 }
@@ -241,7 +249,8 @@ func decodeRef(b []byte) (node, []byte, error) {
 	case kind == refHash:
 		return (*hashNode)(ref), rest, nil
 	}
-	child, err := decodeNode(ref)
+	// An embedded node is under 32 bytes: not a branch of hashes.
+	child, err := decodeListNode(ref)
 	return child, rest, err
 }
 
