@@ -386,10 +386,11 @@ func (t *Trie) deleteInBranch(n *fullNode, k []byte, pos int) (bool, node, error
 	if short, ok := n.children[sibling].(*shortNode); ok && sibling != terminator {
 		path := append(bytes.Clone(k[:pos]), byte(sibling))
 		t.release(short, path)
-		merged := &shortNode{key: slices.Concat([]byte{byte(sibling)}, short.key), val: short.val, cache: dirtyCache}
-		return true, t.made(merged, pos, k), nil
+		var room [inlineKeyNibbles]byte
+		key := append(append(room[:0], byte(sibling)), short.key...)
+		return true, t.made(dirtyShort(key, short.val), pos, k), nil
 	}
-	return true, t.made(&shortNode{key: []byte{byte(sibling)}, val: n.children[sibling], cache: dirtyCache}, pos, k), nil
+	return true, t.made(dirtyShort([]byte{byte(sibling)}, n.children[sibling]), pos, k), nil
 }
 
 // onlySibling returns the index of the one child of n other than index, or
