@@ -164,6 +164,34 @@ func gethCommitted(t testing.TB, store *pathStore, keys, values [][]byte) [32]by
 	return root
 }
 
+// commitRound ends a round of ops on tries and on go-ethereum's gt: the
+// first 50 keys of ops read back the same from every trie, then gt
+// commits, and each trie's commit must hand over the same node set. It
+// returns gt's root and node set and how many stored nodes the set deletes.
+func commitRound(t *testing.T, round int, gt *trie.Trie, tries map[string]*Trie, ops []op) (root [32]byte, set *trienode.NodeSet, deleted int) {
+	t.Helper()
+	for _, o := range ops[:min(len(ops), 50)] {
+		want, _ := gt.Get(o.key)
+		for name, tr := range tries {
+			got, err := tr.Get(o.key)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("round %d: %s Get(%x) = %x, %v; want %x", round, name, o.key, got, err, want)
+			}
+		}
+	}
+	root, set = gt.Commit(false)
+	want := gethChanges(set)
+	for name, tr := range tries {
+		checkCommit(t, fmt.Sprintf("round %d: %s ", round, name), tr, root, want)
+	}
+	for _, c := range want {
+		if c.blob == nil {
+			deleted++
+		}
+	}
+	return root, set, deleted
+}
+
 // committedKeys makes n keys of kind and a random value of up to 40 bytes
 // for each, commits them through go-ethereum's trie into store, and returns
 // them, the set of keys, and the root.

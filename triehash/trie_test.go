@@ -122,25 +122,8 @@ func testTrieRounds(t *testing.T, kind keyKind, workers, rounds int) {
 				}
 			}
 		}
-		for _, o := range ops[:min(len(ops), 50)] {
-			want, _ := gt.Get(o.key)
-			for name, tr := range map[string]*Trie{"kept": kept, "fresh": fresh} {
-				got, err := tr.Get(o.key)
-				if err != nil || !bytes.Equal(got, want) {
-					t.Fatalf("round %d: %s Get(%x) = %x, %v; want %x", round, name, o.key, got, err, want)
-				}
-			}
-		}
-		wantRoot, set := gt.Commit(false)
-		want := gethChanges(set)
-		for name, tr := range map[string]*Trie{"kept": kept, "fresh": fresh} {
-			checkCommit(t, fmt.Sprintf("round %d: %s ", round, name), tr, wantRoot, want)
-		}
-		for _, c := range want {
-			if c.blob == nil {
-				deletions++
-			}
-		}
+		wantRoot, set, deleted := commitRound(t, round, gt, map[string]*Trie{"kept": kept, "fresh": fresh}, ops)
+		deletions += deleted
 		if round == rounds-2 && wantRoot != EmptyRoot {
 			t.Fatalf("round %d deleted every key, root %x", round, wantRoot)
 		}
