@@ -132,16 +132,19 @@ type oursAsGeth struct{ *Trie }
 
 func (t oursAsGeth) Hash() common.Hash { return t.Trie.Hash() }
 
+// benchProcs are the GOMAXPROCS values the Trie benchmarks run at.
+var benchProcs = []int{1, 2}
+
 // BenchmarkTrieBlock opens a state trie of a million accounts at its root,
 // applies a block's changes (80% changed accounts, 15% new, 5% deleted)
 // and hashes it, with go-ethereum's trie.Trie and with Trie taking turns
-// (see benchturns), nodes served from memory to both. op=hash times Hash
-// alone, the changes applied untimed before each turn; op=update+hash
-// times opening, changing and hashing; op=batch+hash does the same with
-// the changes in one UpdateBatch (go-ethereum's and Trie's). All report ns per change and the
-// speed-up as metrics; Hash uses GOMAXPROCS goroutines in both, so run
-// with -cpu 1,2. op=memory reports the live heap each trie holds after
-// Hash, per change (the nodes it loaded included).
+// (benchturns). op=hash times Hash alone, the changes applied untimed
+// before each turn; op=update+hash times opening, changing and hashing;
+// op=batch+hash does the same with the changes in one UpdateBatch
+// (go-ethereum's and Trie's). All report ns per change and the speed-up as
+// metrics, at procs=1 and procs=2 (GOMAXPROCS, which both tries' Hash and
+// UpdateBatch spread over). op=memory reports the live heap each trie
+// holds after Hash, per change (the nodes it loaded included).
 func BenchmarkTrieBlock(b *testing.B) {
 	accounts := 1000000
 	if testing.Short() {
@@ -174,7 +177,7 @@ func BenchmarkTrieBlock(b *testing.B) {
 			}
 		}
 		prefix := fmt.Sprintf("accounts=%d/changes=%d", accounts, changes)
-		b.Run(prefix+"/op=hash", func(b *testing.B) {
+		benchturns.AtProcs(b, prefix+"/op=hash", benchProcs, func(b *testing.B) {
 			turns := make([]benchturns.Turn, 2)
 			for impl := range turns {
 				var tr blockTrie
@@ -191,7 +194,7 @@ func BenchmarkTrieBlock(b *testing.B) {
 			applyAll(b, counted, ops)
 			b.ReportMetric(float64(counted.pendingBlocks())/float64(changes), "blocks/change")
 		})
-		b.Run(prefix+"/op=update+hash", func(b *testing.B) {
+		benchturns.AtProcs(b, prefix+"/op=update+hash", benchProcs, func(b *testing.B) {
 			turns := make([]benchturns.Turn, 2)
 			for impl := range turns {
 				turns[impl].Call = func(int) {
@@ -203,7 +206,7 @@ func BenchmarkTrieBlock(b *testing.B) {
 			reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, names)
 		})
 		batchKeys, batchValues := batchOf(ops)
-		b.Run(prefix+"/op=batch+hash", func(b *testing.B) {
+		benchturns.AtProcs(b, prefix+"/op=batch+hash", benchProcs, func(b *testing.B) {
 			turns := make([]benchturns.Turn, 2)
 			for impl := range turns {
 				turns[impl].Call = func(int) {
