@@ -101,6 +101,15 @@ func (o Options) NewTrie(root [32]byte, src NodeSource) (*Trie, error) {
 
 // load reads and decodes the stored node h at path.
 func (t *Trie) load(h *hashNode, path []byte) (node, error) {
+	blob, err := t.lookup(h, path)
+	if err != nil {
+		return nil, err
+	}
+	return decodeLoaded(h, path, blob)
+}
+
+// lookup asks the trie's source for the node stored under h at path.
+func (t *Trie) lookup(h *hashNode, path []byte) ([]byte, error) {
 	if t.src == nil {
 		return nil, &MissingNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: errors.New("no node source")}
 	}
@@ -108,6 +117,11 @@ func (t *Trie) load(h *hashNode, path []byte) (node, error) {
 	if err != nil || len(blob) == 0 {
 		return nil, &MissingNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: err}
 	}
+	return blob, nil
+}
+
+// decodeLoaded decodes blob, which the source gave for h at path.
+func decodeLoaded(h *hashNode, path, blob []byte) (node, error) {
 	n, err := decodeStored([32]byte(*h), blob)
 	if err != nil {
 		return nil, &InvalidNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: err}

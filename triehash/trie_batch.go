@@ -22,23 +22,24 @@ import (
 // stood for it, which changes nothing that Hash or Commit can see (see the
 // comment above Trie.insert).
 
-// batchMinKeys is the number of keys below which a batch is handled on the
-// calling goroutine: a goroutine costs about what loading a node does, and
-// a small batch gains little from spreading.
+// batchMinKeys is the number of keys below which a batch is loaded and
+// applied from the root on the calling goroutine: a goroutine costs about
+// what loading a node does, and a small batch gains little from splitting.
 const batchMinKeys = 32
 
 // Prefetch loads every node along the paths of keys, the nodes Get would
 // load for them, so that Get, Update and Delete of those keys find them in
 // memory. The loads are spread over the trie's workers (see Options.NewTrie)
 // by subtree, so the trie's NodeSource is called from several goroutines at
-// once.
+// once; each worker takes its keys down a level at a time, asking the
+// source for all of a level's nodes before it decodes them.
 //
 // Loading changes nothing that Hash, Commit or Get report. If a node is
 // missing or does not decode, Prefetch returns the error of the first key,
 // in the order given, that needs it (a *MissingNodeError or
 // *InvalidNodeError inside), whatever the number of workers; the nodes
-// loaded before stay loaded. A key over MaxKeyLength is an error before
-// anything is loaded.
+// loaded before stay loaded, and so may nodes of later keys. A key over
+// MaxKeyLength is an error before anything is loaded.
 func (t *Trie) Prefetch(keys [][]byte) error {
 	for i, key := range keys {
 		if err := checkKey(key); err != nil {
@@ -53,15 +54,15 @@ func (t *Trie) Prefetch(keys [][]byte) error {
 
 // UpdateBatch applies Update(keys[i], values[i]) for every i in order (an
 // empty value deletes the key), with the same result, root and Commit node
-// set as those calls. With several workers and enough keys, and a branch at
-// the root or below an extension root, the paths of all the keys are first
-// loaded in parallel, as Prefetch does, with the nodes a deletion may have
-// to merge with where they can be told in advance. Then, if every load
-// succeeded and the branch the keys split at keeps two children whatever
-// the order of the changes, each worker applies the changes to its
-// subtrees, in order; otherwise (and with one worker) the changes are
-// applied in order on the calling goroutine. The trie keeps its own copies
-// of the values.
+// set as those calls. The paths of all the keys are first loaded, as
+// Prefetch loads them, with the nodes a deletion may have to merge with
+// where they can be told in advance. With enough keys and a branch at the
+// root or below an extension root, if every load succeeded and the branch
+// the keys split at keeps two children whatever the order of the changes,
+// the changes are then applied subtree by subtree, the subtrees spread
+// over the trie's workers, each subtree's changes in order; otherwise the
+// changes are applied in order on the calling goroutine. The trie keeps
+// its own copies of the values.
 //
 // Keys and values of different lengths, or a key over MaxKeyLength, are
 // an error before anything changes. If a change fails (a node it needs is
@@ -85,7 +86,7 @@ func (t *Trie) updateBatch(keys, values [][]byte) (bySubtree bool, err error) {
 			return false, fmt.Errorf("triehash: UpdateBatch key %d: %w", i, err)
 		}
 	}
-	if t.parallel(len(keys)) {
+	if len(keys) > 1 {
 		// A load that fails here is left for the change that needs it,
 		// which meets the same node and reports it in order.
 		sp, _, err := t.prefetch(keys, values)
@@ -104,8 +105,8 @@ func (t *Trie) updateBatch(keys, values [][]byte) (bySubtree bool, err error) {
 // workerCount returns the number of goroutines the trie works on.
 func (t *Trie) workerCount() int { return Options{Workers: t.workers}.workers() }
 
-// parallel reports whether a batch of n keys is worth spreading.
-func (t *Trie) parallel(n int) bool { return n >= batchMinKeys && t.workerCount() > 1 }
+// splits reports whether a batch of n keys is worth splitting by subtree.
+func splits(n int) bool { return n >= batchMinKeys }
 
 // batchSplit is a batch's keys grouped by the child of the branch they
 // split at.
@@ -134,7 +135,7 @@ type batchSplit struct {
 // failed to load and the error, or -1 and nil.
 func (t *Trie) prefetch(keys, values [][]byte) (*batchSplit, int, error) {
 	l := newNodeLoader(t, keys, values)
-	if !t.parallel(len(keys)) {
+	if !splits(len(keys)) {
 		i, err := l.inOrder(keys, values)
 		return nil, i, err
 	}
@@ -220,34 +221,28 @@ func (t *Trie) prefetchSplit(sp *batchSplit, l *nodeLoader, keys, values [][]byt
 		incomplete [16]bool  // a load below child n made in case a change needs it failed
 		errs       [16]error // each child's first failed load on a key's path
 		errAt      [16]int   // and that key's index
-		firstErr   atomic.Int64
 	)
-	firstErr.Store(int64(len(keys))) // the index of the first key known to fail
 	onWorkers(t.workerCount(), func(nib int) {
 		mine := sp.order[sp.starts[nib]:sp.starts[nib+1]]
 		if len(mine) == 0 {
 			return
 		}
-		w := l.fork()
-		nibbles := make([]byte, 0, len(mine)*(2*len(keys[mine[0]])+1))
-		ends := make([]int32, 0, len(mine))
+		size := 0
 		for _, i := range mine {
-			if int64(i) > firstErr.Load() {
-				break // a key before it fails already
-			}
+			size += 2*len(keys[i]) + 1
+		}
+		nibbles := make([]byte, 0, size)
+		ends := make([]int32, len(mine))
+		walkers := make([]walker, len(mine))
+		for j, i := range mine {
 			start := len(nibbles)
 			nibbles = appendKeyNibbles(nibbles, keys[i])
-			ends = append(ends, int32(len(nibbles)))
-			if err := w.path(&sp.branch.children[nib], nibbles[start:], depth+1, changeOf(values, int(i))); err != nil {
-				errs[nib], errAt[nib] = err, int(i)
-				for {
-					old := firstErr.Load()
-					if int64(i) >= old || firstErr.CompareAndSwap(old, int64(i)) {
-						break
-					}
-				}
-				break
-			}
+			ends[j] = int32(len(nibbles))
+			walkers[j] = walker{slot: &sp.branch.children[nib], k: nibbles[start:len(nibbles):len(nibbles)], pos: depth + 1, key: i, change: changeOf(values, int(i))}
+		}
+		w := l.fork()
+		if i, err := w.walk(walkers); err != nil {
+			errs[nib], errAt[nib] = err, i
 		}
 		sp.nibbles[nib], sp.ends[nib] = nibbles, ends
 		incomplete[nib] = w.incomplete
@@ -275,6 +270,13 @@ type nodeLoader struct {
 	deletes    [][]byte
 	buf        []byte
 	incomplete bool // a load made in case a change needs it failed
+
+	// A walk's round: its loads, their paths one after another, the load
+	// of each slot, and a byte of the loaded nodes, kept.
+	reqs  []loadRequest
+	paths []byte
+	seen  map[*node]int
+	sink  byte
 }
 
 func newNodeLoader(t *Trie, keys, values [][]byte) *nodeLoader {
@@ -301,15 +303,20 @@ func newNodeLoader(t *Trie, keys, values [][]byte) *nodeLoader {
 // fork returns a loader for another goroutine.
 func (l *nodeLoader) fork() *nodeLoader { return &nodeLoader{t: l.t, deletes: l.deletes} }
 
-// inOrder loads the paths of keys on the calling goroutine.
+// inOrder loads the paths of keys from the root on the calling goroutine.
 func (l *nodeLoader) inOrder(keys, values [][]byte) (int, error) {
-	for i, key := range keys {
-		l.buf = appendKeyNibbles(l.buf[:0], key)
-		if err := l.path(&l.t.root, l.buf, 0, changeOf(values, i)); err != nil {
-			return i, err
-		}
+	size := 0
+	for _, key := range keys {
+		size += 2*len(key) + 1
 	}
-	return -1, nil
+	l.buf = slices.Grow(l.buf[:0], size)
+	walkers := make([]walker, len(keys))
+	for i, key := range keys {
+		start := len(l.buf)
+		l.buf = appendKeyNibbles(l.buf, key)
+		walkers[i] = walker{slot: &l.t.root, k: l.buf[start:len(l.buf):len(l.buf)], key: int32(i), change: changeOf(values, i)}
+	}
+	return l.walk(walkers)
 }
 
 // The changes a key's path is loaded for.
@@ -320,7 +327,7 @@ const (
 )
 
 // changeOf returns what keys[i] is loaded for.
-func changeOf(values [][]byte, i int) int {
+func changeOf(values [][]byte, i int) int8 {
 	switch {
 	case values == nil:
 		return forRead
@@ -328,44 +335,6 @@ func changeOf(values [][]byte, i int) int {
 		return forDelete
 	}
 	return forInsert
-}
-
-// path loads the nodes along the nibbles k from *slot, the node at depth
-// pos, down to where k ends or leaves the trie, putting each loaded node in
-// place of its hash. For a deletion it loads on the way the children of
-// the branches that the batch's deletions might leave with one child; for
-// an insertion the child of an extension it splits, which a deletion of
-// the same key later in the batch merges with.
-func (l *nodeLoader) path(slot *node, k []byte, pos int, change int) error {
-	t := l.t
-	for {
-		switch n := (*slot).(type) {
-		case *hashNode:
-			loaded, err := t.load(n, k[:pos])
-			if err != nil {
-				return err
-			}
-			*slot = loaded
-		case *shortNode:
-			if !bytes.HasPrefix(k[pos:], n.key) {
-				if h, ok := n.val.(*hashNode); ok && change == forInsert && l.deletes != nil {
-					l.speculate(&n.val, h, slices.Concat(k[:pos], n.key))
-				}
-				return nil
-			}
-			slot, pos = &n.val, pos+len(n.key)
-		case *fullNode:
-			if pos >= len(k) {
-				return nil
-			}
-			if change == forDelete && l.mayCollapse(n, k[:pos]) && !l.loadChildren(n, k[:pos]) {
-				l.incomplete = true
-			}
-			slot, pos = &n.children[k[pos]], pos+1
-		default: // nil or a value: the path ends
-			return nil
-		}
-	}
 }
 
 // speculate loads h into *slot, at path, in case a change needs it.
@@ -441,8 +410,14 @@ func hasNibblePrefix(key, prefix []byte) bool {
 
 // onWorkers calls fn for each of a branch's 16 child nibbles, on workers
 // goroutines that each take the next nibble when done with one, and
-// returns when all are done.
+// returns when all are done; with one worker, on the calling goroutine.
 func onWorkers(workers int, fn func(nib int)) {
+	if workers <= 1 {
+		for nib := range 16 {
+			fn(nib)
+		}
+		return
+	}
 	var next atomic.Int32
 	var wg sync.WaitGroup
 	for range min(workers, 16) {

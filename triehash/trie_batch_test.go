@@ -136,7 +136,7 @@ func testBatchRounds(t *testing.T, kind keyKind, workers, rounds int) {
 		store.apply(set)
 		root = wantRoot
 	}
-	if workers > 1 && bySubtree == 0 {
+	if bySubtree == 0 {
 		t.Fatal("no batch was applied subtree by subtree")
 	}
 	if deletions == 0 || duplicates == 0 {
@@ -218,7 +218,7 @@ func TestTrieBatchLoadsAhead(t *testing.T) {
 				if pathsOnly == 0 {
 					t.Fatal("no deletion needed more than its path: the test does not cover the loads ahead")
 				}
-				if workers > 1 && bySubtree == 0 {
+				if bySubtree == 0 {
 					t.Fatal("no batch was applied subtree by subtree")
 				}
 			})
