@@ -58,8 +58,7 @@ type Trie struct {
 	// pending lists the nodes changed or made since the last Hash, which
 	// Hash encodes deepest first.
 	pending []pendingNode
-	hashers []*levelHasher // one per worker, kept for their buffers
-	keyBuf  []byte         // the nibbles of the key being looked up or changed
+	keyBuf  []byte // the nibbles of the key being looked up or changed
 }
 
 // pendingNode is a node to encode at the next Hash, with its depth in

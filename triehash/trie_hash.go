@@ -61,10 +61,8 @@ func (t *Trie) dropPending() {
 // flags each worker clears as it encodes them.
 func (t *Trie) rehash() {
 	workers := t.workerCount()
-	for len(t.hashers) < workers {
-		t.hashers = append(t.hashers, new(levelHasher))
-	}
-	h := t.hashers[0]
+	h := getLevelHasher()
+	defer levelHashers.Put(h)
 	var groupOf [16]int
 	groups := 1
 	if workers > 1 && len(t.pending) >= parallelMinPending {
@@ -83,6 +81,12 @@ func (t *Trie) rehash() {
 		h.hash()
 		return
 	}
+	hashers := make([]*levelHasher, groups)
+	hashers[0] = h
+	for i := 1; i < groups; i++ {
+		hashers[i] = getLevelHasher()
+		defer levelHashers.Put(hashers[i])
+	}
 	top := 0 // the depth-0 nodes move to the front of the list
 	for i, p := range t.pending {
 		if p.depth == 0 {
@@ -90,10 +94,10 @@ func (t *Trie) rehash() {
 			top++
 			continue
 		}
-		t.hashers[groupOf[p.first&0x0f]].fileOne(p)
+		hashers[groupOf[p.first&0x0f]].fileOne(p)
 	}
 	var wg sync.WaitGroup
-	for _, worker := range t.hashers[:groups] {
+	for _, worker := range hashers {
 		wg.Go(worker.hash)
 	}
 	wg.Wait()
@@ -131,8 +135,10 @@ func dealNibbles(counts *[16]int, workers int) (groupOf [16]int, groups int) {
 // encodings stay in the core's caches until they are hashed.
 const hashChunk = 64
 
-// levelHasher encodes and hashes nodes depth by depth. A Trie keeps one
-// per worker, so that their buffers serve every Hash.
+// levelHasher encodes and hashes nodes depth by depth. Hash takes one per
+// worker from levelHashers and puts it back empty, so that their buffers
+// serve every Hash of every Trie: a client opens a new trie for each block
+// and for each storage trie it changes.
 type levelHasher struct {
 	levels  [][]node   // nodes to encode, by depth
 	buf     []byte     // the encodings of one depth
@@ -145,6 +151,17 @@ type levelHasher struct {
 	// Workers write these fields all the time: the padding keeps two
 	// hashers, allocated side by side, off each other's cache lines.
 	_ [128]byte
+}
+
+// levelHashers holds the levelHashers that no Hash is using.
+var levelHashers sync.Pool
+
+// getLevelHasher returns an empty levelHasher, from levelHashers if it has one.
+func getLevelHasher() *levelHasher {
+	if h, ok := levelHashers.Get().(*levelHasher); ok {
+		return h
+	}
+	return new(levelHasher)
 }
 
 // file adds pending nodes to the levels that hash encodes.
