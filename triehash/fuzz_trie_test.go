@@ -73,6 +73,7 @@ func FuzzTrie(f *testing.F) {
 				wantRoot, set := gt.Commit(false)
 				want := gethChanges(set)
 				for name, tr := range map[string]*Trie{"kept": kept, "reopened": reopened} {
+					checkPendingPaths(t, name, tr)
 					checkCommit(t, name+" ", tr, wantRoot, want)
 				}
 				store.apply(set)

@@ -62,13 +62,19 @@ type Trie struct {
 }
 
 // pendingNode is a node to encode at the next Hash, with its depth in
-// nibbles and the first nibble of its path, by which Hash orders the nodes
+// nibbles and the first nibbles of its path, by which Hash orders the nodes
 // and deals them out to workers.
 type pendingNode struct {
-	n     node
-	depth int32
-	first uint8
+	n      node
+	depth  int32
+	prefix uint16 // the path's first prefixNibbles nibbles, fewer if it is shorter
 }
+
+// prefixNibbles is the number of a pending node's path nibbles it keeps.
+const prefixNibbles = 3
+
+// first returns the first nibble of the node's path (0 for the root).
+func (p pendingNode) first() int { return int(p.prefix >> (4 * (prefixNibbles - 1))) }
 
 // errCorruptTrie reports a trie whose nodes, as decoded, have a shape no
 // trie of keys can have (a value before the key ends).
@@ -245,9 +251,12 @@ func (t *Trie) insert(n node, k []byte, pos int, value valueNode) (bool, node, e
 		at := pos + match
 		branch := &fullNode{cache: dirtyCache}
 		t.made(branch, at, k)
-		restPath := k // where the path of n's rest, one deeper, starts
-		if at == 0 {
-			restPath = n.key
+		// The path of n's rest, one deeper than the branch, as far as made
+		// reads it: k's until the branch, then the rest's nibble.
+		restPath := k
+		if at < prefixNibbles {
+			var room [prefixNibbles]byte
+			restPath = append(append(room[:0], k[:at]...), n.key[match])
 		}
 		branch.children[n.key[match]] = t.shortOrValue(n.key[match+1:], n.val, at+1, restPath)
 		branch.children[k[at]] = t.shortOrValue(k[at+1:], value, at+1, k)
@@ -449,19 +458,29 @@ func (t *Trie) touch(n node, path []byte) {
 }
 
 // made files n, a node changed or made at depth, for the next Hash, and
-// returns it. path holds the node's path, or at least its first nibble.
+// returns it. path holds the node's path, or at least its first
+// prefixNibbles nibbles.
 func (t *Trie) made(n node, depth int, path []byte) node {
 	c := cacheOf(n)
 	if c.pending {
 		return n
 	}
 	c.pending = true
-	p := pendingNode{n: n, depth: int32(depth)}
-	if depth > 0 {
-		p.first = path[0]
-	}
-	t.pending = append(t.pending, p)
+	t.pending = append(t.pending, pendingOf(n, depth, path))
 	return n
+}
+
+// pendingOf returns the entry of n, at depth and path (see made), in the
+// list of pending nodes.
+func pendingOf(n node, depth int, path []byte) pendingNode {
+	p := pendingNode{n: n, depth: int32(depth)}
+	for i := range prefixNibbles {
+		p.prefix <<= 4
+		if i < depth {
+			p.prefix |= uint16(path[i])
+		}
+	}
+	return p
 }
 
 // release notes that n, at path, is changed or gone: if it was stored, its

@@ -121,6 +121,7 @@ func testBatchRounds(t *testing.T, kind keyKind, workers, rounds int) {
 			if split {
 				bySubtree++
 			}
+			checkPendingPaths(t, fmt.Sprintf("round %d, %s trie", round, name), tr)
 		}
 		if err := gethBatch.UpdateBatch(bk, bv); err != nil {
 			t.Fatal(err)

@@ -44,7 +44,11 @@ func appendChildRef(dst []byte, child node) []byte {
 	case valueNode:
 		return rlpstream.AppendBytes(dst, c)
 	}
-	c := cacheOf(child)
+	return appendCachedRef(dst, cacheOf(child))
+}
+
+// appendCachedRef appends the reference that the filled cache c holds.
+func appendCachedRef(dst []byte, c *nodeCache) []byte {
 	if c.hashed() {
 		return append(append(dst, 0xa0), c.ref[:]...)
 	}
@@ -79,8 +83,25 @@ func appendNode(dst []byte, n node) []byte {
 				*(*[32]byte)(dst[end-32 : end]) = *h
 				continue
 			}
-			childRefSize(child) // fills a missing cache
-			dst = appendChildRef(dst, child)
+			// One switch, where childRefSize and appendChildRef would
+			// take two, for the children that are not stored hashes.
+			var c *nodeCache
+			switch child := child.(type) {
+			case nil:
+				dst = append(dst, 0x80)
+				continue
+			case valueNode:
+				dst = rlpstream.AppendBytes(dst, child)
+				continue
+			case *shortNode:
+				c = &child.cache
+			case *fullNode:
+				c = &child.cache
+			}
+			if c.refLen == 0 {
+				ensureRef(child)
+			}
+			dst = appendCachedRef(dst, c)
 		}
 		size := len(dst) - start - room
 		switch header := rlpstream.HeaderSize(size); {

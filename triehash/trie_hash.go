@@ -8,16 +8,19 @@ import (
 )
 
 // Rehashing a Trie. Every node changed or made since the last Hash is
-// listed, with its depth, as it changes (see Trie.made); Hash encodes them
+// listed, with its depth and the first nibbles of its path, as it changes
+// (see Trie.made). Hash sorts the list into subtrees by those nibbles and
+// takes a group of neighbouring subtrees at a time, encoding its nodes
 // deepest first, since a node's children are deeper than itself and nodes
 // of one depth never hold each other. A depth is encoded hashChunk nodes
 // at a time, and the chunk's encodings of 32 bytes or more are hashed
-// together through Sum256Batch. With several workers the nodes below the root are dealt
-// out by the first nibble of their paths, which splits them into subtrees
-// of the root that do not touch; the root is encoded last.
+// together through Sum256Batch. With several workers the subtrees are
+// dealt out by the first nibble of their paths, which splits them into
+// subtrees of the root that do not touch; the root is encoded last.
 //
-// A node left off the list (none is, but the encoder does not rely on it)
-// is encoded when its parent is, by ensureRef: the root is right either way.
+// A node filed too late (a path that made was given wrongly; none is, but
+// the encoder does not rely on it) is encoded when its parent is, by
+// ensureRef: the root is right either way.
 
 // parallelMinPending is the number of pending nodes below which one
 // goroutine rehashes faster than several (a change makes two to five).
@@ -55,53 +58,122 @@ func (t *Trie) dropPending() {
 	t.pending = t.pending[:0]
 }
 
-// rehash encodes and hashes every pending node. Each worker's nodes are
-// filed straight into its hasher's levels, so that the only pass over all
-// of them before the workers start reads the list and not the nodes, whose
-// flags each worker clears as it encodes them.
+// rehash encodes and hashes every pending node. The nodes are sorted by
+// the first nibbles of their paths, and each worker hashes the subtrees of
+// its first nibbles a group of neighbouring subtrees at a time, rather than
+// a whole depth of the trie at a time: a node's children were then hashed
+// a moment before, their caches still in the core's caches when the node
+// reads them, and a group still has nodes enough at each depth to fill the
+// batch kernel's lanes. The root is hashed last.
 func (t *Trie) rehash() {
-	workers := t.workerCount()
 	h := getLevelHasher()
 	defer levelHashers.Put(h)
-	var groupOf [16]int
+	h.sortPending(t.pending)
+	defer h.dropSorted()
 	groups := 1
-	if workers > 1 && len(t.pending) >= parallelMinPending {
-		// Deal the nodes below the root out by their first nibble, in
-		// groups of about equal size, one per worker.
+	var nibblesOf [16][]int
+	if workers := t.workerCount(); workers > 1 && len(t.pending) >= parallelMinPending {
+		// Deal the first nibbles out in groups of about equal numbers of
+		// nodes, one per worker.
 		var counts [16]int
-		for _, p := range t.pending {
-			if p.depth > 0 {
-				counts[p.first&0x0f]++
-			}
+		for f := range counts {
+			counts[f] = int(h.starts[(f+1)*bucketsPerNibble] - h.starts[f*bucketsPerNibble])
 		}
+		var groupOf [16]int
 		groupOf, groups = dealNibbles(&counts, workers)
+		for f, g := range groupOf {
+			nibblesOf[g] = append(nibblesOf[g], f)
+		}
 	}
 	if groups < 2 {
-		h.file(t.pending)
-		h.hash()
-		return
-	}
-	hashers := make([]*levelHasher, groups)
-	hashers[0] = h
-	for i := 1; i < groups; i++ {
-		hashers[i] = getLevelHasher()
-		defer levelHashers.Put(hashers[i])
-	}
-	top := 0 // the depth-0 nodes move to the front of the list
-	for i, p := range t.pending {
-		if p.depth == 0 {
-			t.pending[top], t.pending[i] = p, t.pending[top]
-			top++
-			continue
+		h.hashBuckets(h.sorted, h.starts, allNibbles[:])
+	} else {
+		var wg sync.WaitGroup
+		for g := range groups {
+			worker := h
+			if g > 0 {
+				worker = getLevelHasher()
+				defer levelHashers.Put(worker)
+			}
+			wg.Go(func() { worker.hashBuckets(h.sorted, h.starts, nibblesOf[g]) })
 		}
-		hashers[groupOf[p.first&0x0f]].fileOne(p)
+		wg.Wait()
 	}
-	var wg sync.WaitGroup
-	for _, worker := range hashers {
-		wg.Go(worker.hash)
+	h.file(h.sorted[h.starts[rootBucket]:h.starts[rootBucket+1]])
+	h.hash()
+}
+
+// The buckets rehash sorts the pending nodes into: for each first nibble,
+// one per next two nibbles for the nodes at least prefixNibbles deep, then
+// one for the shallower nodes below the root; then one for the root.
+const (
+	bucketsPerNibble = 1<<(4*(prefixNibbles-1)) + 1
+	rootBucket       = 16 * bucketsPerNibble
+)
+
+// allNibbles lists the 16 first nibbles, for one worker to hash them all.
+var allNibbles = [16]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
+
+// pendingBucket returns the bucket rehash sorts p into. Every node's bucket
+// comes after, or is, the buckets of the nodes below it.
+func pendingBucket(p pendingNode) int {
+	switch {
+	case p.depth == 0:
+		return rootBucket
+	case p.depth < prefixNibbles:
+		return p.first()*bucketsPerNibble + bucketsPerNibble - 1
 	}
-	wg.Wait()
-	h.file(t.pending[:top])
+	return p.first()*bucketsPerNibble + int(p.prefix)&(bucketsPerNibble-2)
+}
+
+// hashGroupNodes is the number of nodes a worker files before it hashes
+// them: few enough that their nodes, encodings and stored children stay
+// in a core's own cache from one depth to the next, enough to fill the
+// batch kernel's lanes at most depths.
+const hashGroupNodes = 1024
+
+// sortPending sorts pending into h.sorted by bucket (a counting sort, in
+// order within a bucket); bucket b is h.sorted[h.starts[b]:h.starts[b+1]].
+func (h *levelHasher) sortPending(pending []pendingNode) {
+	h.starts = slices.Grow(h.starts[:0], rootBucket+2)[:rootBucket+2]
+	clear(h.starts)
+	for _, p := range pending {
+		h.starts[pendingBucket(p)+1]++
+	}
+	for b := 1; b < len(h.starts); b++ {
+		h.starts[b] += h.starts[b-1]
+	}
+	h.next = append(h.next[:0], h.starts...)
+	h.sorted = slices.Grow(h.sorted[:0], len(pending))[:len(pending)]
+	for _, p := range pending {
+		b := pendingBucket(p)
+		h.sorted[h.next[b]] = p
+		h.next[b]++
+	}
+}
+
+// dropSorted empties h.sorted, so that a pooled hasher holds no nodes.
+func (h *levelHasher) dropSorted() {
+	clear(h.sorted)
+	h.sorted = h.sorted[:0]
+}
+
+// hashBuckets hashes the nodes of the buckets of the given first nibbles
+// (all but the root's), filing them bucket by bucket and hashing what is
+// filed whenever it reaches hashGroupNodes: a bucket's nodes are hashed
+// together, and no later than the nodes above them.
+func (h *levelHasher) hashBuckets(sorted []pendingNode, starts []int32, nibbles []int) {
+	filed := 0
+	for _, f := range nibbles {
+		for b := f * bucketsPerNibble; b < (f+1)*bucketsPerNibble; b++ {
+			bucket := sorted[starts[b]:starts[b+1]]
+			h.file(bucket)
+			if filed += len(bucket); filed >= hashGroupNodes {
+				h.hash()
+				filed = 0
+			}
+		}
+	}
 	h.hash()
 }
 
@@ -140,13 +212,16 @@ const hashChunk = 64
 // serve every Hash of every Trie: a client opens a new trie for each block
 // and for each storage trie it changes.
 type levelHasher struct {
-	levels  [][]node   // nodes to encode, by depth
-	buf     []byte     // the encodings of one depth
-	ends    []int      // where each node's encoding ends in buf
-	owners  []node     // the nodes whose encodings are hashed, in order
-	msgs    [][]byte   // their encodings
-	digests [][32]byte // and their hashes
-	warmth  byte       // what warm read, kept
+	sorted  []pendingNode // the pending nodes in buckets (see rehash)
+	starts  []int32       // where each bucket starts in sorted
+	next    []int32       // where sortPending puts the next node of each bucket
+	levels  [][]node      // nodes to encode, by depth
+	buf     []byte        // the encodings of one depth
+	ends    []int         // where each node's encoding ends in buf
+	owners  []node        // the nodes whose encodings are hashed, in order
+	msgs    [][]byte      // their encodings
+	digests [][32]byte    // and their hashes
+	warmth  byte          // what warm read, kept
 
 	// Workers write these fields all the time: the padding keeps two
 	// hashers, allocated side by side, off each other's cache lines.

@@ -250,3 +250,45 @@ func randomValue(rng *rand.Rand, max int) []byte {
 	}
 	return v
 }
+
+// checkPendingPaths fails unless every node pending in tr's list that is
+// still in the trie carries its own depth and path prefix: a wrong one
+// leaves the root right (ensureRef) but hashes the node out of its group.
+func checkPendingPaths(t testing.TB, what string, tr *Trie) {
+	t.Helper()
+	paths := map[node][]byte{}
+	var walk func(n node, path []byte)
+	walk = func(n node, path []byte) {
+		c := cacheOf(n)
+		if c == nil {
+			return
+		}
+		if c.pending {
+			paths[n] = path
+		}
+		switch n := n.(type) {
+		case *shortNode:
+			walk(n.val, slices.Concat(path, n.key))
+		case *fullNode:
+			for i, child := range n.children[:16] {
+				walk(child, slices.Concat(path, []byte{byte(i)}))
+			}
+		}
+	}
+	walk(tr.root, nil)
+	checked := 0
+	for _, p := range tr.pending {
+		path, ok := paths[p.n]
+		if !ok {
+			continue
+		}
+		want := pendingOf(p.n, len(path), path)
+		if p != want {
+			t.Fatalf("%s: node at path %x listed with depth %d, prefix %03x; want depth %d, prefix %03x", what, path, p.depth, p.prefix, want.depth, want.prefix)
+		}
+		checked++
+	}
+	if checked != len(paths) {
+		t.Fatalf("%s: %d pending nodes in the trie, %d of them listed", what, len(paths), checked)
+	}
+}

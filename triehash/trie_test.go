@@ -122,6 +122,8 @@ func testTrieRounds(t *testing.T, kind keyKind, workers, rounds int) {
 				}
 			}
 		}
+		checkPendingPaths(t, fmt.Sprintf("round %d, kept trie", round), kept)
+		checkPendingPaths(t, fmt.Sprintf("round %d, fresh trie", round), fresh)
 		wantRoot, set, deleted := commitRound(t, round, gt, map[string]*Trie{"kept": kept, "fresh": fresh}, ops)
 		deletions += deleted
 		if round == rounds-2 && wantRoot != EmptyRoot {
