@@ -322,22 +322,28 @@ func ensureRef(n node) {
 	c.ref, c.refLen = fastkeccak.Sum256(enc), 32
 }
 
-// warm reads one byte of every child hash of the branches in level before
-// they are encoded. The hashes usually sit in their parents' stored
-// encodings, long out of the cache by now; loads with nothing depending on
+// warm reads the ends of every child hash of the branches in level, and of
+// every leaf's value, before they are encoded. The hashes usually sit in
+// their parents' stored encodings and the values in copies made when they
+// were set, long out of the cache by now; loads with nothing depending on
 // them are in flight together, where the encoder, which stores between
-// loads, would wait for them one after another.
-// It returns a byte of them, which the caller keeps so that the loads are
+// loads, would wait for them one after another. It returns a byte of them, which the caller keeps so that the loads are
 // not optimised away.
 func warm(level []node) (sink byte) {
 	for _, n := range level {
-		if f, ok := n.(*fullNode); ok {
-			for _, c := range f.children[:16] {
+		switch n := n.(type) {
+		case *fullNode:
+			for _, c := range n.children[:16] {
 				if h, ok := c.(*hashNode); ok {
 					sink ^= h[0] ^ h[31]
 				}
+			}
+		case *shortNode:
+			if v, ok := n.val.(valueNode); ok && len(v) > 0 {
+				sink ^= v[0] ^ v[len(v)-1]
 			}
 		}
 	}
 	return sink
 }
+
