@@ -59,46 +59,32 @@ func (t *Trie) dropPending() {
 }
 
 // rehash encodes and hashes every pending node. The nodes are sorted by
-// the first nibbles of their paths, and each worker hashes the subtrees of
-// its first nibbles a group of neighbouring subtrees at a time, rather than
-// a whole depth of the trie at a time: a node's children were then hashed
-// a moment before, their caches still in the core's caches when the node
+// the first nibbles of their paths, and the subtrees of each first nibble
+// hashed a group of neighbouring subtrees at a time, rather than a whole
+// depth of the trie at a time: a node's children were then hashed a
+// moment before, their caches still in the core's caches when the node
 // reads them, and a group still has nodes enough at each depth to fill the
-// batch kernel's lanes. The root is hashed last.
+// batch kernel's lanes. With several workers each takes the next first
+// nibble when done with one, so that a worker whose subtrees take longer
+// does fewer of them. The root is hashed last.
 func (t *Trie) rehash() {
 	h := getLevelHasher()
 	defer levelHashers.Put(h)
 	h.sortPending(t.pending)
 	defer h.dropSorted()
-	groups := 1
-	var nibblesOf [16][]int
-	if workers := t.workerCount(); workers > 1 && len(t.pending) >= parallelMinPending {
-		// Deal the first nibbles out in groups of about equal numbers of
-		// nodes, one per worker.
-		var counts [16]int
-		for f := range counts {
-			counts[f] = int(h.starts[(f+1)*bucketsPerNibble] - h.starts[f*bucketsPerNibble])
-		}
-		var groupOf [16]int
-		groupOf, groups = dealNibbles(&counts, workers)
-		for f, g := range groupOf {
-			nibblesOf[g] = append(nibblesOf[g], f)
-		}
+	workers := t.workerCount()
+	if len(t.pending) < parallelMinPending {
+		workers = 1
 	}
-	if groups < 2 {
-		h.hashBuckets(h.sorted, h.starts, allNibbles[:])
-	} else {
-		var wg sync.WaitGroup
-		for g := range groups {
-			worker := h
-			if g > 0 {
-				worker = getLevelHasher()
-				defer levelHashers.Put(worker)
-			}
-			wg.Go(func() { worker.hashBuckets(h.sorted, h.starts, nibblesOf[g]) })
+	onWorkers(workers, func(nib int) {
+		worker := h
+		if workers > 1 {
+			worker = getLevelHasher()
+			defer levelHashers.Put(worker)
 		}
-		wg.Wait()
-	}
+		worker.hashNibble(h.sorted, h.starts, nib)
+		worker.hash()
+	})
 	h.file(h.sorted[h.starts[rootBucket]:h.starts[rootBucket+1]])
 	h.hash()
 }
@@ -110,9 +96,6 @@ const (
 	bucketsPerNibble = 1<<(4*(prefixNibbles-1)) + 1
 	rootBucket       = 16 * bucketsPerNibble
 )
-
-// allNibbles lists the 16 first nibbles, for one worker to hash them all.
-var allNibbles = [16]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
 
 // pendingBucket returns the bucket rehash sorts p into. Every node's bucket
 // comes after, or is, the buckets of the nodes below it.
@@ -158,48 +141,18 @@ func (h *levelHasher) dropSorted() {
 	h.sorted = h.sorted[:0]
 }
 
-// hashBuckets hashes the nodes of the buckets of the given first nibbles
-// (all but the root's), filing them bucket by bucket and hashing what is
-// filed whenever it reaches hashGroupNodes: a bucket's nodes are hashed
-// together, and no later than the nodes above them.
-func (h *levelHasher) hashBuckets(sorted []pendingNode, starts []int32, nibbles []int) {
-	filed := 0
-	for _, f := range nibbles {
-		for b := f * bucketsPerNibble; b < (f+1)*bucketsPerNibble; b++ {
-			bucket := sorted[starts[b]:starts[b+1]]
-			h.file(bucket)
-			if filed += len(bucket); filed >= hashGroupNodes {
-				h.hash()
-				filed = 0
-			}
+// hashNibble files the nodes below the root whose paths start with nib,
+// bucket by bucket, and hashes what is filed whenever it reaches
+// hashGroupNodes: a bucket's nodes are hashed together, and no later than
+// the nodes above them. The caller hashes what is filed last.
+func (h *levelHasher) hashNibble(sorted []pendingNode, starts []int32, nib int) {
+	for b := nib * bucketsPerNibble; b < (nib+1)*bucketsPerNibble; b++ {
+		bucket := sorted[starts[b]:starts[b+1]]
+		h.file(bucket)
+		if h.filed >= hashGroupNodes {
+			h.hash()
 		}
 	}
-	h.hash()
-}
-
-// dealNibbles assigns the 16 first nibbles to at most workers groups of
-// about equal counts, in nibble order, and returns the group of each
-// nibble and the number of groups that got any nodes.
-func dealNibbles(counts *[16]int, workers int) (groupOf [16]int, groups int) {
-	total := 0
-	for _, c := range counts {
-		total += c
-	}
-	if total == 0 {
-		return groupOf, 0
-	}
-	sum, group := 0, 0
-	for i, c := range counts {
-		if c == 0 {
-			continue
-		}
-		if sum >= total*(group+1)/workers && group+1 < workers {
-			group++
-		}
-		groupOf[i] = group
-		sum += c
-	}
-	return groupOf, group + 1
 }
 
 // hashChunk is the number of nodes encoded, then hashed, together: enough
@@ -216,6 +169,7 @@ type levelHasher struct {
 	starts  []int32       // where each bucket starts in sorted
 	next    []int32       // where sortPending puts the next node of each bucket
 	levels  [][]node      // nodes to encode, by depth
+	filed   int           // the number of nodes filed since the last hash
 	buf     []byte        // the encodings of one depth
 	ends    []int         // where each node's encoding ends in buf
 	owners  []node        // the nodes whose encodings are hashed, in order
@@ -251,11 +205,13 @@ func (h *levelHasher) fileOne(p pendingNode) {
 		h.levels = append(h.levels, nil)
 	}
 	h.levels[p.depth] = append(h.levels[p.depth], p.n)
+	h.filed++
 }
 
 // hash fills the cache of every filed node, the deepest first, and empties
 // the levels.
 func (h *levelHasher) hash() {
+	h.filed = 0
 	for depth := len(h.levels) - 1; depth >= 0; depth-- {
 		level := h.levels[depth]
 		for start := 0; start < len(level); start += hashChunk {
@@ -346,4 +302,3 @@ func warm(level []node) (sink byte) {
 	}
 	return sink
 }
-
