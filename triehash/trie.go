@@ -73,9 +73,6 @@ type pendingNode struct {
 // prefixNibbles is the number of a pending node's path nibbles it keeps.
 const prefixNibbles = 3
 
-// first returns the first nibble of the node's path (0 for the root).
-func (p pendingNode) first() int { return int(p.prefix >> (4 * (prefixNibbles - 1))) }
-
 // errCorruptTrie reports a trie whose nodes, as decoded, have a shape no
 // trie of keys can have (a value before the key ends).
 var errCorruptTrie = errors.New("triehash: value node inside a key path")

@@ -59,14 +59,14 @@ func (t *Trie) dropPending() {
 }
 
 // rehash encodes and hashes every pending node. The nodes are sorted by
-// the first nibbles of their paths, and the subtrees of each first nibble
-// hashed a group of neighbouring subtrees at a time, rather than a whole
-// depth of the trie at a time: a node's children were then hashed a
-// moment before, their caches still in the core's caches when the node
-// reads them, and a group still has nodes enough at each depth to fill the
-// batch kernel's lanes. With several workers each takes the next first
-// nibble when done with one, so that a worker whose subtrees take longer
-// does fewer of them. The root is hashed last.
+// the first nibbles of their paths into subtrees, which are hashed a group
+// of neighbouring subtrees at a time rather than a whole depth of the trie
+// at a time: a node's children were then hashed a moment before, their
+// caches still in the core's caches when the node reads them, and a group
+// still has nodes enough at each depth to fill the batch kernel's lanes.
+// With several workers each takes the next subtree of the depth-2 nodes
+// when done with one, so that a worker whose subtrees take longer does
+// fewer of them. The nodes above depth 2 are hashed last.
 func (t *Trie) rehash() {
 	h := getLevelHasher()
 	defer levelHashers.Put(h)
@@ -76,37 +76,43 @@ func (t *Trie) rehash() {
 	if len(t.pending) < parallelMinPending {
 		workers = 1
 	}
-	onWorkers(workers, func(nib int) {
+	shareOut(workers, subtrees, func(next func() (int, bool)) {
 		worker := h
 		if workers > 1 {
 			worker = getLevelHasher()
 			defer levelHashers.Put(worker)
 		}
-		worker.hashNibble(h.sorted, h.starts, nib)
+		for s, ok := next(); ok; s, ok = next() {
+			worker.hashSubtree(h.sorted, h.starts, s)
+		}
 		worker.hash()
 	})
-	h.file(h.sorted[h.starts[rootBucket]:h.starts[rootBucket+1]])
+	h.file(h.sorted[h.starts[topBucket]:h.starts[topBucket+2]])
 	h.hash()
 }
 
-// The buckets rehash sorts the pending nodes into: for each first nibble,
-// one per next two nibbles for the nodes at least prefixNibbles deep, then
-// one for the shallower nodes below the root; then one for the root.
+// The buckets rehash sorts the pending nodes into: for each of the
+// subtrees of the 256 nodes at depth 2, one per next nibble for the nodes
+// deeper than 2, then one for the subtree's top node; then one for the
+// nodes at depth 1 and one for the root.
 const (
-	bucketsPerNibble = 1<<(4*(prefixNibbles-1)) + 1
-	rootBucket       = 16 * bucketsPerNibble
+	subtrees          = 256
+	bucketsPerSubtree = 17
+	topBucket         = subtrees * bucketsPerSubtree
 )
 
 // pendingBucket returns the bucket rehash sorts p into. Every node's bucket
 // comes after, or is, the buckets of the nodes below it.
 func pendingBucket(p pendingNode) int {
-	switch {
-	case p.depth == 0:
-		return rootBucket
-	case p.depth < prefixNibbles:
-		return p.first()*bucketsPerNibble + bucketsPerNibble - 1
+	switch p.depth {
+	case 0:
+		return topBucket + 1
+	case 1:
+		return topBucket
+	case 2:
+		return int(p.prefix>>4)*bucketsPerSubtree + bucketsPerSubtree - 1
 	}
-	return p.first()*bucketsPerNibble + int(p.prefix)&(bucketsPerNibble-2)
+	return int(p.prefix>>4)*bucketsPerSubtree + int(p.prefix&0x0f)
 }
 
 // hashGroupNodes is the number of nodes a worker files before it hashes
@@ -118,7 +124,7 @@ const hashGroupNodes = 1024
 // sortPending sorts pending into h.sorted by bucket (a counting sort, in
 // order within a bucket); bucket b is h.sorted[h.starts[b]:h.starts[b+1]].
 func (h *levelHasher) sortPending(pending []pendingNode) {
-	h.starts = slices.Grow(h.starts[:0], rootBucket+2)[:rootBucket+2]
+	h.starts = slices.Grow(h.starts[:0], topBucket+3)[:topBucket+3]
 	clear(h.starts)
 	for _, p := range pending {
 		h.starts[pendingBucket(p)+1]++
@@ -141,14 +147,14 @@ func (h *levelHasher) dropSorted() {
 	h.sorted = h.sorted[:0]
 }
 
-// hashNibble files the nodes below the root whose paths start with nib,
-// bucket by bucket, and hashes what is filed whenever it reaches
-// hashGroupNodes: a bucket's nodes are hashed together, and no later than
-// the nodes above them. The caller hashes what is filed last.
-func (h *levelHasher) hashNibble(sorted []pendingNode, starts []int32, nib int) {
-	for b := nib * bucketsPerNibble; b < (nib+1)*bucketsPerNibble; b++ {
-		bucket := sorted[starts[b]:starts[b+1]]
-		h.file(bucket)
+// hashSubtree files the nodes of subtree s (the depth-2 node whose path
+// is the two nibbles of s, and the nodes below it), bucket by bucket, and
+// hashes what is filed whenever it reaches hashGroupNodes: a bucket's
+// nodes are hashed together, and no later than the nodes above them. The
+// caller hashes what is filed last.
+func (h *levelHasher) hashSubtree(sorted []pendingNode, starts []int32, s int) {
+	for b := s * bucketsPerSubtree; b < (s+1)*bucketsPerSubtree; b++ {
+		h.file(sorted[starts[b]:starts[b+1]])
 		if h.filed >= hashGroupNodes {
 			h.hash()
 		}
