@@ -39,9 +39,9 @@ type NodeSource interface {
 // exactly what go-ethereum's trie.Trie.Commit puts in its NodeSet).
 //
 // Its roots, proofs and node sets are byte-identical to go-ethereum's.
-// Hash encodes the changed nodes deepest first, hashes those of one depth
-// together through Sum256Batch, and spreads the changed subtrees over
-// workers.
+// Hash encodes the changed nodes deepest first, a group of neighbouring
+// subtrees at a time, hashes those of one depth together through
+// Sum256Batch, and spreads the changed subtrees over workers.
 //
 // A Trie is not safe for concurrent use: Get loads nodes into it, so even
 // readers need a lock or a Trie each.
