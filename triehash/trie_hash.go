@@ -70,12 +70,17 @@ func (t *Trie) dropPending() {
 func (t *Trie) rehash() {
 	h := getLevelHasher()
 	defer levelHashers.Put(h)
+	if len(t.pending) < parallelMinPending {
+		// One worker and one group (parallelMinPending is below
+		// hashGroupNodes): nothing to sort, as for a storage trie's few
+		// slots.
+		h.file(t.pending)
+		h.hash()
+		return
+	}
 	h.sortPending(t.pending)
 	defer h.dropSorted()
 	workers := t.workerCount()
-	if len(t.pending) < parallelMinPending {
-		workers = 1
-	}
 	shareOut(workers, subtrees, func(next func() (int, bool)) {
 		worker := h
 		if workers > 1 {
