@@ -132,6 +132,31 @@ type oursAsGeth struct{ *Trie }
 
 func (t oursAsGeth) Hash() common.Hash { return t.Trie.Hash() }
 
+// trieNames are the implementations the Trie benchmarks compare, in the order
+// of openers.
+var trieNames = []string{"go-ethereum", "keccakroot"}
+
+// openers returns, for each of trieNames, a function that opens a trie at the
+// root of s.
+func openers(b *testing.B, s *benchState) []func() blockTrie {
+	return []func() blockTrie{
+		func() blockTrie {
+			gt, err := trie.New(trie.TrieID(common.Hash(s.root)), s.nodes)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return gt
+		},
+		func() blockTrie {
+			tr, err := NewTrie(s.root, s.nodes)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return oursAsGeth{tr}
+		},
+	}
+}
+
 // benchProcs are the GOMAXPROCS values the Trie benchmarks run at.
 var benchProcs = []int{1, 2}
 
@@ -151,29 +176,13 @@ func BenchmarkTrieBlock(b *testing.B) {
 		accounts = 10000
 	}
 	s := committedAccounts(b, accounts)
-	open := []func() blockTrie{
-		func() blockTrie {
-			gt, err := trie.New(trie.TrieID(common.Hash(s.root)), s.nodes)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return gt
-		},
-		func() blockTrie {
-			tr, err := NewTrie(s.root, s.nodes)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return oursAsGeth{tr}
-		},
-	}
-	names := []string{"go-ethereum", "keccakroot"}
+	open := openers(b, s)
 	for _, changes := range []int{1000, 10000} {
 		ops := blockChanges(s, changes)
 		want := gethBlockRoot(b, s, ops)
 		check := func(impl int, root common.Hash) {
 			if root != want {
-				b.Fatalf("%s: root %x, want %x", names[impl], root, want)
+				b.Fatalf("%s: root %x, want %x", trieNames[impl], root, want)
 			}
 		}
 		prefix := fmt.Sprintf("accounts=%d/changes=%d", accounts, changes)
@@ -189,7 +198,7 @@ func BenchmarkTrieBlock(b *testing.B) {
 					Call: func(int) { check(impl, tr.Hash()) },
 				}
 			}
-			reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, names)
+			reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, trieNames)
 			counted := open[1]().(oursAsGeth)
 			applyAll(b, counted, ops)
 			b.ReportMetric(float64(counted.pendingBlocks())/float64(changes), "blocks/change")
@@ -203,7 +212,7 @@ func BenchmarkTrieBlock(b *testing.B) {
 					check(impl, tr.Hash())
 				}
 			}
-			reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, names)
+			reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, trieNames)
 		})
 		batchKeys, batchValues := batchOf(ops)
 		benchturns.AtProcs(b, prefix+"/op=batch+hash", benchProcs, func(b *testing.B) {
@@ -219,7 +228,7 @@ func BenchmarkTrieBlock(b *testing.B) {
 					check(impl, tr.Hash())
 				}
 			}
-			reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, names)
+			reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, trieNames)
 		})
 		b.Run(prefix+"/op=memory", func(b *testing.B) {
 			var held [2]float64
@@ -237,7 +246,7 @@ func BenchmarkTrieBlock(b *testing.B) {
 					runtime.KeepAlive(tr)
 				}
 			}
-			for impl, name := range names {
+			for impl, name := range trieNames {
 				b.ReportMetric(held[impl]/float64(b.N*changes), "B/change-"+name)
 			}
 			b.ReportMetric(books/float64(b.N*changes), "B/change-keccakroot-bookkeeping")
@@ -253,23 +262,7 @@ func BenchmarkTrieStorage(b *testing.B) {
 	const changes = 5
 	ops := blockChanges(s, changes)
 	want := gethBlockRoot(b, s, ops)
-	names := []string{"go-ethereum", "keccakroot"}
-	open := []func() blockTrie{
-		func() blockTrie {
-			gt, err := trie.New(trie.TrieID(common.Hash(s.root)), s.nodes)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return gt
-		},
-		func() blockTrie {
-			tr, err := NewTrie(s.root, s.nodes)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return oursAsGeth{tr}
-		},
-	}
+	open := openers(b, s)
 	turns := make([]benchturns.Turn, 2)
 	for impl := range turns {
 		var tr blockTrie
@@ -280,12 +273,12 @@ func BenchmarkTrieStorage(b *testing.B) {
 			},
 			Call: func(int) {
 				if root := tr.Hash(); root != want {
-					b.Fatalf("%s: root %x, want %x", names[impl], root, want)
+					b.Fatalf("%s: root %x, want %x", trieNames[impl], root, want)
 				}
 			},
 		}
 	}
-	reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, names)
+	reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, trieNames)
 }
 
 // bookkeeping is what the trie holds for its changes beyond the nodes:

@@ -14,9 +14,9 @@ import (
 // deepest first, since a node's children are deeper than itself and nodes
 // of one depth never hold each other. A depth is encoded hashChunk nodes
 // at a time, and the chunk's encodings of 32 bytes or more are hashed
-// together through Sum256Batch. With several workers the subtrees are
-// dealt out by the first nibble of their paths, which splits them into
-// subtrees of the root that do not touch; the root is encoded last.
+// together through Sum256Batch. With several workers the subtrees of the
+// nodes at depth 2, which do not touch, are shared out among them; the
+// nodes above are encoded last.
 //
 // A node filed too late (a path that made was given wrongly; none is, but
 // the encoder does not rely on it) is encoded when its parent is, by
@@ -294,8 +294,8 @@ func ensureRef(n node) {
 // their parents' stored encodings and the values in copies made when they
 // were set, long out of the cache by now; loads with nothing depending on
 // them are in flight together, where the encoder, which stores between
-// loads, would wait for them one after another. It returns a byte of them, which the caller keeps so that the loads are
-// not optimised away.
+// loads, would wait for them one after another. It returns a byte of
+// them, which the caller keeps so that the loads are not optimised away.
 func warm(level []node) (sink byte) {
 	for _, n := range level {
 		switch n := n.(type) {
