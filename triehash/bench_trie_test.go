@@ -179,25 +179,10 @@ func BenchmarkTrieBlock(b *testing.B) {
 	open := openers(b, s)
 	for _, changes := range []int{1000, 10000} {
 		ops := blockChanges(s, changes)
-		want := gethBlockRoot(b, s, ops)
-		check := func(impl int, root common.Hash) {
-			if root != want {
-				b.Fatalf("%s: root %x, want %x", trieNames[impl], root, want)
-			}
-		}
+		check := rootCheck(b, gethBlockRoot(b, s, ops))
 		prefix := fmt.Sprintf("accounts=%d/changes=%d", accounts, changes)
 		benchturns.AtProcs(b, prefix+"/op=hash", benchProcs, func(b *testing.B) {
-			turns := make([]benchturns.Turn, 2)
-			for impl := range turns {
-				var tr blockTrie
-				turns[impl] = benchturns.Turn{
-					Prepare: func() {
-						tr = open[impl]()
-						applyAll(b, tr, ops)
-					},
-					Call: func(int) { check(impl, tr.Hash()) },
-				}
-			}
+			turns := hashTurns(b, open, ops, check)
 			reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, trieNames)
 			counted := open[1]().(oursAsGeth)
 			applyAll(b, counted, ops)
@@ -261,9 +246,24 @@ func BenchmarkTrieStorage(b *testing.B) {
 	s := committedAccounts(b, 2000)
 	const changes = 5
 	ops := blockChanges(s, changes)
-	want := gethBlockRoot(b, s, ops)
-	open := openers(b, s)
-	turns := make([]benchturns.Turn, 2)
+	turns := hashTurns(b, openers(b, s), ops, rootCheck(b, gethBlockRoot(b, s, ops)))
+	reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, trieNames)
+}
+
+// rootCheck returns a check that fails b unless a root is want.
+func rootCheck(b *testing.B, want [32]byte) func(impl int, root common.Hash) {
+	return func(impl int, root common.Hash) {
+		if root != want {
+			b.Fatalf("%s: root %x, want %x", trieNames[impl], root, want)
+		}
+	}
+}
+
+// hashTurns returns the turns of a benchmark of Hash alone: each opens its
+// trie and applies ops before its turn, untimed, then hashes it and checks
+// the root.
+func hashTurns(b *testing.B, open []func() blockTrie, ops []op, check func(impl int, root common.Hash)) []benchturns.Turn {
+	turns := make([]benchturns.Turn, len(open))
 	for impl := range turns {
 		var tr blockTrie
 		turns[impl] = benchturns.Turn{
@@ -271,14 +271,10 @@ func BenchmarkTrieStorage(b *testing.B) {
 				tr = open[impl]()
 				applyAll(b, tr, ops)
 			},
-			Call: func(int) {
-				if root := tr.Hash(); root != want {
-					b.Fatalf("%s: root %x, want %x", trieNames[impl], root, want)
-				}
-			},
+			Call: func(int) { check(impl, tr.Hash()) },
 		}
 	}
-	reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, trieNames)
+	return turns
 }
 
 // bookkeeping is what the trie holds for its changes beyond the nodes:
