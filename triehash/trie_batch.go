@@ -61,8 +61,9 @@ func (t *Trie) Prefetch(keys [][]byte) error {
 // the keys split at keeps two children whatever the order of the changes,
 // the changes are then applied subtree by subtree, the subtrees spread
 // over the trie's workers, each subtree's changes in order; otherwise the
-// changes are applied in order on the calling goroutine. The trie keeps
-// its own copies of the values.
+// changes are applied in order on the calling goroutine. Changes applied
+// subtree by subtree leave their subtrees hashed, for the next Hash to
+// find. The trie keeps its own copies of the values.
 //
 // Keys and values of different lengths, or a key over MaxKeyLength, are
 // an error before anything changes. If a change fails (a node it needs is

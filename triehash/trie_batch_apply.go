@@ -21,7 +21,10 @@ import (
 //
 // Each worker keeps its own bookkeeping (a Trie of its own for the pending
 // list, the dropped paths and the key buffer), which is merged into the
-// trie's afterwards. A change fails only if it needs a node that is not
+// trie's afterwards, and hashes the nodes its changes made or changed once
+// they are all applied: a later change to one of them marks it changed
+// again, so Hash's result is the same, and the hashing is done while the
+// worker's core still holds the nodes. A change fails only if it needs a node that is not
 // loaded and does not load, and UpdateBatch applies a batch this way only
 // after every node its changes can need has loaded (see nodeLoader).
 
@@ -95,6 +98,12 @@ func (t *Trie) applySplit(sp *batchSplit, keys, values [][]byte) error {
 				*slot, changed[nib] = child, true
 			}
 		}
+		// Hash the child's subtree while its nodes are still in this
+		// core's cache; Hash then finds them hashed.
+		// Hash the child's subtree while its nodes are still in this
+		// core's cache: Hash then finds them hashed.
+		sub.rehash()
+		sub.dropPending()
 	})
 	touched := false
 	for nib, sub := range subs {
