@@ -40,7 +40,8 @@ func gethUpdated(t *testing.T, store *pathStore, root [32]byte, ops []op) *trie.
 
 // TestTrieBatchMatchesGeth is TestTrieMatchesGeth with each round's changes
 // applied by one UpdateBatch (after a Prefetch of their keys on odd rounds,
-// after a third of them applied one by one on some) to a Trie kept open
+// after a third of them applied one by one on some, before a quarter of
+// them on others) to a Trie kept open
 // and to one opened afresh, and one by one to
 // go-ethereum's trie.Trie. The rounds change the same key more than once,
 // delete keys whose branches then collapse, and delete everything; roots,
@@ -104,22 +105,32 @@ func testBatchRounds(t *testing.T, kind keyKind, workers, rounds int) {
 				}
 			}
 			// Some rounds change a third of the keys one by one first,
-			// so that the batch meets nodes changed and not yet hashed.
-			first := 0
-			if round%4 == 2 {
+			// so that the batch meets nodes changed and not yet hashed,
+			// and some a quarter after it, so that changes meet the
+			// nodes the batch hashed.
+			first, last := 0, len(bk)
+			switch round % 4 {
+			case 2:
 				first = len(bk) / 3
+			case 1:
+				last = len(bk) - len(bk)/4
 			}
 			for i := range first {
 				if err := tr.Update(bk[i], bv[i]); err != nil {
 					t.Fatal(err)
 				}
 			}
-			split, err := tr.updateBatch(bk[first:], bv[first:])
+			split, err := tr.updateBatch(bk[first:last], bv[first:last])
 			if err != nil {
 				t.Fatalf("round %d: %s UpdateBatch: %v", round, name, err)
 			}
 			if split {
 				bySubtree++
+			}
+			for i := last; i < len(bk); i++ {
+				if err := tr.Update(bk[i], bv[i]); err != nil {
+					t.Fatal(err)
+				}
 			}
 			checkPendingPaths(t, fmt.Sprintf("round %d, %s trie", round, name), tr)
 		}
