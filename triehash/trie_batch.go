@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"sync"
-	"sync/atomic"
 )
 
 // Batches of changes. Most of an Update's time goes into loading the cold
@@ -106,9 +104,6 @@ func (t *Trie) updateBatch(keys, values [][]byte) (bySubtree bool, err error) {
 // workerCount returns the number of goroutines the trie works on.
 func (t *Trie) workerCount() int { return Options{Workers: t.workers}.workers() }
 
-// splits reports whether a batch of n keys is worth splitting by subtree.
-func splits(n int) bool { return n >= batchMinKeys }
-
 // batchSplit is a batch's keys grouped by the child of the branch they
 // split at.
 type batchSplit struct {
@@ -136,7 +131,7 @@ type batchSplit struct {
 // failed to load and the error, or -1 and nil.
 func (t *Trie) prefetch(keys, values [][]byte) (*batchSplit, int, error) {
 	l := newNodeLoader(t, keys, values)
-	if !splits(len(keys)) {
+	if len(keys) < batchMinKeys {
 		i, err := l.inOrder(keys, values)
 		return nil, i, err
 	}
@@ -228,19 +223,7 @@ func (t *Trie) prefetchSplit(sp *batchSplit, l *nodeLoader, keys, values [][]byt
 		if len(mine) == 0 {
 			return
 		}
-		size := 0
-		for _, i := range mine {
-			size += 2*len(keys[i]) + 1
-		}
-		nibbles := make([]byte, 0, size)
-		ends := make([]int32, len(mine))
-		walkers := make([]walker, len(mine))
-		for j, i := range mine {
-			start := len(nibbles)
-			nibbles = appendKeyNibbles(nibbles, keys[i])
-			ends[j] = int32(len(nibbles))
-			walkers[j] = walker{slot: &sp.branch.children[nib], k: nibbles[start:len(nibbles):len(nibbles)], pos: depth + 1, key: i, change: changeOf(values, int(i))}
-		}
+		walkers, nibbles, ends := keyWalkers(&sp.branch.children[nib], depth+1, keys, values, mine)
 		w := l.fork()
 		if i, err := w.walk(walkers); err != nil {
 			errs[nib], errAt[nib] = err, i
@@ -269,7 +252,6 @@ type nodeLoader struct {
 	// deletes holds the nibbles of the deleted keys, sorted, to count
 	// those below a branch; nil without deletions.
 	deletes    [][]byte
-	buf        []byte
 	incomplete bool // a load made in case a change needs it failed
 
 	// A walk's round: its loads, their paths one after another, the load
@@ -306,18 +288,32 @@ func (l *nodeLoader) fork() *nodeLoader { return &nodeLoader{t: l.t, deletes: l.
 
 // inOrder loads the paths of keys from the root on the calling goroutine.
 func (l *nodeLoader) inOrder(keys, values [][]byte) (int, error) {
-	size := 0
-	for _, key := range keys {
-		size += 2*len(key) + 1
+	all := make([]int32, len(keys))
+	for i := range all {
+		all[i] = int32(i)
 	}
-	l.buf = slices.Grow(l.buf[:0], size)
-	walkers := make([]walker, len(keys))
-	for i, key := range keys {
-		start := len(l.buf)
-		l.buf = appendKeyNibbles(l.buf, key)
-		walkers[i] = walker{slot: &l.t.root, k: l.buf[start:len(l.buf):len(l.buf)], key: int32(i), change: changeOf(values, i)}
-	}
+	walkers, _, _ := keyWalkers(&l.t.root, 0, keys, values, all)
 	return l.walk(walkers)
+}
+
+// keyWalkers returns a walker from slot, at depth pos, for each key
+// keys[i] with i in which, in that order, with the keys' nibbles one after
+// another in one buffer and where each ends in it.
+func keyWalkers(slot *node, pos int, keys, values [][]byte, which []int32) (walkers []walker, nibbles []byte, ends []int32) {
+	size := 0
+	for _, i := range which {
+		size += 2*len(keys[i]) + 1
+	}
+	nibbles = make([]byte, 0, size)
+	ends = make([]int32, len(which))
+	walkers = make([]walker, len(which))
+	for j, i := range which {
+		start := len(nibbles)
+		nibbles = appendKeyNibbles(nibbles, keys[i])
+		ends[j] = int32(len(nibbles))
+		walkers[j] = walker{slot: slot, k: nibbles[start:len(nibbles):len(nibbles)], pos: pos, key: i, change: changeOf(values, int(i))}
+	}
+	return walkers, nibbles, ends
 }
 
 // The changes a key's path is loaded for.
@@ -338,17 +334,6 @@ func changeOf(values [][]byte, i int) int8 {
 	return forInsert
 }
 
-// speculate loads h into *slot, at path, in case a change needs it.
-func (l *nodeLoader) speculate(slot *node, h *hashNode, path []byte) bool {
-	loaded, err := l.t.load(h, path)
-	if err != nil {
-		l.incomplete = true
-		return false
-	}
-	*slot = loaded
-	return true
-}
-
 // mayCollapse reports whether the deletions might leave branch n, at
 // path, with one child: a child goes only by a deletion below it, so it
 // takes at least as many deletions as n has children less one.
@@ -356,15 +341,19 @@ func (l *nodeLoader) mayCollapse(n *fullNode, path []byte) bool {
 	return l.deletesBelow(path) >= countChildren(n)-1
 }
 
-// loadChildren loads every child of branch n, at path, and reports whether
-// all loaded.
+// loadChildren loads every child of branch n, at path, in case a change
+// needs it, and reports whether all loaded.
 func (l *nodeLoader) loadChildren(n *fullNode, path []byte) bool {
 	ok := true
 	childPath := append(slices.Clip(path), 0) // the last nibble set for each child
 	for i, child := range n.children[:16] {
 		if h, isHash := child.(*hashNode); isHash {
 			childPath[len(path)] = byte(i)
-			ok = l.speculate(&n.children[i], h, childPath) && ok
+			if loaded, err := l.t.load(h, childPath); err == nil {
+				n.children[i] = loaded
+			} else {
+				ok = false
+			}
 		}
 	}
 	return ok
@@ -407,36 +396,4 @@ func hasNibblePrefix(key, prefix []byte) bool {
 		}
 	}
 	return true
-}
-
-// onWorkers calls fn for each of a branch's 16 child nibbles, on workers
-// goroutines that each take the next nibble when done with one, and
-// returns when all are done; with one worker, on the calling goroutine.
-func onWorkers(workers int, fn func(nib int)) {
-	shareOut(workers, 16, func(next func() (int, bool)) {
-		for nib, ok := next(); ok; nib, ok = next() {
-			fn(nib)
-		}
-	})
-}
-
-// shareOut runs work on min(workers, items) goroutines (on the calling
-// goroutine if that is one) and returns when all are done. Each work call
-// takes the items 0 to items-1 that it does from next, one at a time, until
-// next reports none left: a goroutine whose items take longer does fewer.
-func shareOut(workers, items int, work func(next func() (int, bool))) {
-	var taken atomic.Int32
-	next := func() (int, bool) {
-		i := int(taken.Add(1) - 1)
-		return i, i < items
-	}
-	if workers = min(workers, items); workers <= 1 {
-		work(next)
-		return
-	}
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() { work(next) })
-	}
-	wg.Wait()
 }
