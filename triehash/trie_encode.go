@@ -1,6 +1,7 @@
 package triehash
 
 import (
+	"encoding/binary"
 	"slices"
 
 	"github.com/keccakroot/keccakroot/rlpstream"
@@ -50,9 +51,33 @@ func appendChildRef(dst []byte, child node) []byte {
 // appendCachedRef appends the reference that the filled cache c holds.
 func appendCachedRef(dst []byte, c *nodeCache) []byte {
 	if c.hashed() {
-		return append(append(dst, 0xa0), c.ref[:]...)
+		return appendHashRef(dst, &c.ref)
 	}
 	return append(dst, c.ref[:c.refLen]...)
+}
+
+// appendHashRef appends a reference by hash: 0xa0 and the 32 bytes of h.
+func appendHashRef(dst []byte, h *[32]byte) []byte {
+	p := len(dst)
+	if p+33 > cap(dst) {
+		dst = slices.Grow(dst, 33)
+	}
+	dst = dst[:p+33]
+	putHashRef(dst[p:p+33], h)
+	return dst
+}
+
+// putHashRef writes 0xa0 and the 32 bytes of h to out[:33]. The hash
+// moves as four words, in registers: an append or an array assignment of
+// the 32 bytes compiles to a call of memmove, which, with the registers
+// saved around it, took much of the time of encoding a branch.
+func putHashRef(out []byte, h *[32]byte) {
+	_ = out[32]
+	out[0] = 0xa0
+	binary.LittleEndian.PutUint64(out[1:], binary.LittleEndian.Uint64(h[0:]))
+	binary.LittleEndian.PutUint64(out[9:], binary.LittleEndian.Uint64(h[8:]))
+	binary.LittleEndian.PutUint64(out[17:], binary.LittleEndian.Uint64(h[16:]))
+	binary.LittleEndian.PutUint64(out[25:], binary.LittleEndian.Uint64(h[24:]))
 }
 
 // appendNode appends the encoding of a short or full node.
@@ -72,15 +97,14 @@ func appendNode(dst []byte, n node) []byte {
 		dst = slices.Grow(dst, room+17*33)[:start+room]
 		for _, child := range &n.children {
 			if h, ok := child.(*hashNode); ok {
-				// A plain 33-byte store, without a call to copy, lets the
-				// loads of several children's hashes overlap.
-				end := len(dst) + 33
-				if end > cap(dst) {
+				// appendHashRef, written out: the compiler does not
+				// inline it, and this is the commonest child.
+				p := len(dst)
+				if p+33 > cap(dst) {
 					dst = slices.Grow(dst, 33)
 				}
-				dst = dst[:end]
-				dst[end-33] = 0xa0
-				*(*[32]byte)(dst[end-32 : end]) = *h
+				dst = dst[:p+33]
+				putHashRef(dst[p:p+33], (*[32]byte)(h))
 				continue
 			}
 			// One switch, where childRefSize and appendChildRef would
