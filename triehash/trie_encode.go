@@ -1,7 +1,6 @@
 package triehash
 
 import (
-	"encoding/binary"
 	"slices"
 
 	"github.com/keccakroot/keccakroot/rlpstream"
@@ -41,7 +40,7 @@ func appendChildRef(dst []byte, child node) []byte {
 	case nil:
 		return append(dst, 0x80)
 	case *hashNode:
-		return append(append(dst, 0xa0), c[:]...)
+		return appendHashRef(dst, (*[32]byte)(c))
 	case valueNode:
 		return rlpstream.AppendBytes(dst, c)
 	}
@@ -54,30 +53,6 @@ func appendCachedRef(dst []byte, c *nodeCache) []byte {
 		return appendHashRef(dst, &c.ref)
 	}
 	return append(dst, c.ref[:c.refLen]...)
-}
-
-// appendHashRef appends a reference by hash: 0xa0 and the 32 bytes of h.
-func appendHashRef(dst []byte, h *[32]byte) []byte {
-	p := len(dst)
-	if p+33 > cap(dst) {
-		dst = slices.Grow(dst, 33)
-	}
-	dst = dst[:p+33]
-	putHashRef(dst[p:p+33], h)
-	return dst
-}
-
-// putHashRef writes 0xa0 and the 32 bytes of h to out[:33]. The hash
-// moves as four words, in registers: an append or an array assignment of
-// the 32 bytes compiles to a call of memmove, which, with the registers
-// saved around it, took much of the time of encoding a branch.
-func putHashRef(out []byte, h *[32]byte) {
-	_ = out[32]
-	out[0] = 0xa0
-	binary.LittleEndian.PutUint64(out[1:], binary.LittleEndian.Uint64(h[0:]))
-	binary.LittleEndian.PutUint64(out[9:], binary.LittleEndian.Uint64(h[8:]))
-	binary.LittleEndian.PutUint64(out[17:], binary.LittleEndian.Uint64(h[16:]))
-	binary.LittleEndian.PutUint64(out[25:], binary.LittleEndian.Uint64(h[24:]))
 }
 
 // appendNode appends the encoding of a short or full node.
