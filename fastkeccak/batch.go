@@ -222,9 +222,12 @@ func sumShort(id batchKernelID, out [][32]byte, msgs [][]byte) {
 // kernel absorbs the same number of blocks in every lane, as many as the
 // lane with the fewest blocks left before a change of buffer (one, if a
 // lane is at its padded block); a lane that has absorbed its padded block
-// gives its digest and takes the next message. When no messages are left
-// to hand out and few lanes are busy, the rest is finished one state at a
-// time.
+// gives its digest and takes the next message. The messages of more than
+// one block are handed out first, in order, then those of one: the short
+// ones fill the lanes that the long ones free at different times, where
+// a long message handed out last would keep one lane busy beside idle
+// ones. When no messages are left to hand out and few lanes are busy, the
+// rest is finished one state at a time.
 //
 // It is one function with local arrays, not methods on a struct, so that
 // escape analysis keeps everything on the stack: the pointers the kernel
@@ -236,7 +239,10 @@ func sumMixed(id batchKernelID, out [][32]byte, msgs [][]byte) {
 		whole [maxBatchWidth][]byte // its whole blocks not yet absorbed
 		fresh uint64                // lanes to clear before the next call
 		busy  int                   // lanes holding a message
-		next  int                   // the first message not yet in a lane
+		left  = len(msgs)           // messages not yet in a lane
+		// The next message to look at for one of more than one block,
+		// and for one of one block.
+		nextLong, nextShort int
 	)
 	w := id.width()
 	solo := batchSolo(id)
@@ -246,22 +252,37 @@ func sumMixed(id batchKernelID, out [][32]byte, msgs [][]byte) {
 	for {
 		// Hand out messages to idle lanes.
 		for j := range w {
-			if msg[j] >= 0 || next == len(msgs) {
+			if msg[j] >= 0 || left == 0 {
 				continue
 			}
-			m := msgs[next]
+			for nextLong < len(msgs) && len(msgs[nextLong]) < rate {
+				nextLong++
+			}
+			i := nextLong
+			if i < len(msgs) {
+				nextLong++
+			} else {
+				// Only messages of one block are left, at nextShort
+				// and after.
+				for len(msgs[nextShort]) >= rate {
+					nextShort++
+				}
+				i = nextShort
+				nextShort++
+			}
+			m := msgs[i]
 			n := len(m) - len(m)%rate
-			msg[j] = next
+			msg[j] = i
 			whole[j] = m[:n]
 			l.padTail(j, m[n:])
 			fresh |= 1 << j
 			busy++
-			next++
+			left--
 		}
 		if busy == 0 {
 			return
 		}
-		if next == len(msgs) && busy <= solo {
+		if left == 0 && busy <= solo {
 			break
 		}
 

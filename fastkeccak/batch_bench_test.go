@@ -183,3 +183,37 @@ func BenchmarkBatchKernelCall(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSum256BatchMixed hashes batches that mix lengths as a trie's
+// nodes of one depth do: branches of four blocks (532 bytes) among
+// leaves and small branches of one (110 bytes), one long message in
+// every long stride, in the order given. It reports the time per
+// absorbed block against the kernel's own (BenchmarkBatchKernelCall): the
+// lanes left idle while the lanes beside them finish longer messages.
+func BenchmarkSum256BatchMixed(b *testing.B) {
+	for _, count := range []int{16, 64} {
+		for _, stride := range []int{2, 3, 5} {
+			buf := benchMessage(532 + count)
+			msgs := make([][]byte, count)
+			want := make([][32]byte, count)
+			blocks := 0
+			for i := range msgs {
+				size := 110
+				if i%stride == 0 {
+					size = 532
+				}
+				msgs[i] = buf[i : i+size]
+				copy(want[i][:], referenceDigest(msgs[i], 32))
+				blocks += size/rate + 1
+			}
+			b.Run(fmt.Sprintf("msgs=%d/long=1in%d", count, stride), func(b *testing.B) {
+				out := make([][32]byte, count)
+				for b.Loop() {
+					Sum256Batch(out, msgs)
+				}
+				checkBatchDigests(b, out, want)
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*blocks), "ns/block")
+			})
+		}
+	}
+}
