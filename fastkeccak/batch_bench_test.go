@@ -186,10 +186,11 @@ func BenchmarkBatchKernelCall(b *testing.B) {
 
 // BenchmarkSum256BatchMixed hashes batches that mix lengths as a trie's
 // nodes of one depth do: branches of four blocks (532 bytes) among
-// leaves and small branches of one (110 bytes), one long message in
-// every long stride, in the order given. It reports the time per
-// absorbed block against the kernel's own (BenchmarkBatchKernelCall): the
-// lanes left idle while the lanes beside them finish longer messages.
+// leaves and small branches of one (110 bytes), every long=1inN-th
+// message a branch, in that order. It reports the time per absorbed
+// block, to set against the kernel's own (BenchmarkBatchKernelCall): the
+// difference is the lanes left idle while the lanes beside them finish
+// longer messages.
 func BenchmarkSum256BatchMixed(b *testing.B) {
 	for _, count := range []int{16, 64} {
 		for _, stride := range []int{2, 3, 5} {
