@@ -1,8 +1,6 @@
 package adapter
 
 import (
-	"bytes"
-
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/trie"
@@ -62,12 +60,14 @@ func CommitTrie(t *triehash.Trie, owner common.Hash) (common.Hash, *trienode.Nod
 		return common.Hash{}, nil, nilArgument("trie")
 	}
 	set := trienode.NewNodeSet(owner)
+	// The blobs are the trie's own and never change (see
+	// triehash.ChangeFunc): the set shares them rather than copies.
 	root, err := t.CommitChanges(func(path []byte, hash [32]byte, blob, prev []byte) {
 		if blob == nil {
-			set.AddNode(path, trienode.NewDeletedWithPrev(bytes.Clone(prev)))
+			set.AddNode(path, trienode.NewDeletedWithPrev(prev))
 			return
 		}
-		set.AddNode(path, trienode.NewNodeWithPrev(hash, bytes.Clone(blob), bytes.Clone(prev)))
+		set.AddNode(path, trienode.NewNodeWithPrev(hash, blob, prev))
 	})
 	if err != nil {
 		return common.Hash{}, nil, err

@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/trie"
+	"github.com/ethereum/go-ethereum/trie/trienode"
 	"github.com/ethereum/go-ethereum/triedb/database"
 
 	"github.com/keccakroot/keccakroot/internal/benchturns"
@@ -215,6 +216,9 @@ func BenchmarkTrieBlock(b *testing.B) {
 			}
 			reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, trieNames)
 		})
+		benchturns.AtProcs(b, prefix+"/op=commit", benchProcs, func(b *testing.B) {
+			reportBlockTurns(b, benchturns.Measure(b, 1, commitTurns(b, open, ops, check)), changes, trieNames)
+		})
 		b.Run(prefix+"/op=memory", func(b *testing.B) {
 			var held [2]float64
 			var books float64
@@ -272,6 +276,56 @@ func hashTurns(b *testing.B, open []func() blockTrie, ops []op, check func(impl 
 				applyAll(b, tr, ops)
 			},
 			Call: func(int) { check(impl, tr.Hash()) },
+		}
+	}
+	return turns
+}
+
+// commitTurns returns the turns of a benchmark of Commit, which hashes
+// first: each opens its trie and applies ops before its turn, untimed, then
+// commits it into a go-ethereum trienode.NodeSet, as a client does after a
+// block (go-ethereum's Commit(false); the Trie's CommitChanges, building the
+// set as adapter.CommitTrie does), and checks the root and that both sets
+// hold as many nodes.
+func commitTurns(b *testing.B, open []func() blockTrie, ops []op, check func(impl int, root common.Hash)) []benchturns.Turn {
+	commit := []func(blockTrie) (common.Hash, *trienode.NodeSet){
+		func(tr blockTrie) (common.Hash, *trienode.NodeSet) {
+			return tr.(*trie.Trie).Commit(false)
+		},
+		func(tr blockTrie) (common.Hash, *trienode.NodeSet) {
+			set := trienode.NewNodeSet(common.Hash{})
+			root, err := tr.(oursAsGeth).CommitChanges(func(path []byte, hash [32]byte, blob, prev []byte) {
+				if blob == nil {
+					set.AddNode(path, trienode.NewDeletedWithPrev(prev))
+					return
+				}
+				set.AddNode(path, trienode.NewNodeWithPrev(hash, blob, prev))
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return root, set
+		},
+	}
+	want := -1
+	turns := make([]benchturns.Turn, len(open))
+	for impl := range turns {
+		var tr blockTrie
+		turns[impl] = benchturns.Turn{
+			Prepare: func() {
+				tr = open[impl]()
+				applyAll(b, tr, ops)
+			},
+			Call: func(int) {
+				root, set := commit[impl](tr)
+				check(impl, root)
+				if want < 0 {
+					want = len(set.Nodes)
+				}
+				if len(set.Nodes) != want {
+					b.Fatalf("%s: %d nodes committed, want %d", trieNames[impl], len(set.Nodes), want)
+				}
+			},
 		}
 	}
 	return turns

@@ -58,7 +58,11 @@ type Trie struct {
 	// pending lists the nodes changed or made since the last Hash, which
 	// Hash encodes deepest first.
 	pending []pendingNode
-	keyBuf  []byte // the nibbles of the key being looked up or changed
+	// uncommitted counts the nodes filed as pending since the last Commit
+	// (a node once per Hash it waits for), by which Commit decides
+	// whether to share out its walk.
+	uncommitted int
+	keyBuf      []byte // the nibbles of the key being looked up or changed
 }
 
 // pendingNode is a node to encode at the next Hash, with its depth in
@@ -464,6 +468,7 @@ func (t *Trie) made(n node, depth int, path []byte) node {
 	}
 	c.pending = true
 	t.pending = append(t.pending, pendingOf(n, depth, path))
+	t.uncommitted++
 	return n
 }
 

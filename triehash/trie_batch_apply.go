@@ -99,8 +99,6 @@ func (t *Trie) applySplit(sp *batchSplit, keys, values [][]byte) error {
 			}
 		}
 		// Hash the child's subtree while its nodes are still in this
-		// core's cache; Hash then finds them hashed.
-		// Hash the child's subtree while its nodes are still in this
 		// core's cache: Hash then finds them hashed.
 		sub.rehash()
 		sub.dropPending()
@@ -109,6 +107,7 @@ func (t *Trie) applySplit(sp *batchSplit, keys, values [][]byte) error {
 	for nib, sub := range subs {
 		touched = touched || changed[nib]
 		t.pending = append(t.pending, sub.pending...)
+		t.uncommitted += sub.uncommitted
 		for i := range sub.dropped.prevs {
 			t.dropped.add(sub.dropped.path(i), sub.dropped.prevs[i])
 		}

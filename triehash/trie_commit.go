@@ -11,8 +11,10 @@ import (
 // ChangeFunc receives one change of a Commit: a node to store at path
 // (hash and blob), or a stale node to delete there (zero hash, nil blob).
 // prev is the node the source held at path before, nil if none: what
-// go-ethereum's trienode.NodeSet keeps as the path's origin. The slices are
-// valid only during the call.
+// go-ethereum's trienode.NodeSet keeps as the path's origin. path is valid
+// only during the call; blob and prev are never modified, by the trie or
+// anyone else (the trie keeps them as the stored nodes, the NodeSource's
+// bytes or its own copies), so a store may keep them without a copy.
 type ChangeFunc func(path []byte, hash [32]byte, blob, prev []byte)
 
 // Commit rehashes the trie and hands onNode every change to store: each
@@ -41,9 +43,15 @@ func (t *Trie) CommitChanges(onChange ChangeFunc) ([32]byte, error) {
 	c := committer{onChange: onChange, dropped: &t.dropped}
 	if t.root != nil {
 		if rc := cacheOf(t.root); rc != nil && rc.dirty {
-			c.walk(t.root, true)
+			branch, isBranch := t.root.(*fullNode)
+			if workers := t.workerCount(); isBranch && workers > 1 && t.uncommitted >= parallelMinPending {
+				c.walkBranchOnWorkers(branch, workers)
+			} else {
+				c.walk(t.root, true)
+			}
 		}
 	}
+	t.uncommitted = 0
 	// What was not stored anew has no stored node at its path any more.
 	for i := range t.dropped.prevs {
 		if !t.dropped.restored[i] && onChange != nil {
@@ -60,6 +68,56 @@ type committer struct {
 	dropped  *droppedNodes
 	path     []byte
 	buf      []byte
+	// log, if not nil, collects the changes in place of onChange: a
+	// subtree walked on a worker hands them over in order afterwards.
+	log *changeLog
+}
+
+// walkBranchOnWorkers is walk for a root branch, whose children's subtrees
+// are walked on workers, each logging its changes; the logs are then
+// handed to onChange one subtree after another, in the order walk would
+// have, and the root last. The subtrees share only the sorted dropped
+// paths, which they read, and their restored marks, each path's its own.
+func (c *committer) walkBranchOnWorkers(root *fullNode, workers int) {
+	var logs [16]changeLog
+	onWorkers(workers, func(nib int) {
+		sub := committer{dropped: c.dropped, path: []byte{byte(nib)}}
+		if c.onChange != nil {
+			sub.log = &logs[nib]
+		}
+		sub.walk(root.children[nib], false)
+	})
+	if c.onChange != nil {
+		for i := range logs {
+			logs[i].replay(c.onChange)
+		}
+	}
+	c.store(root, &root.cache, true)
+}
+
+// changeLog is a list of changes for a ChangeFunc, the paths in one buffer.
+type changeLog struct {
+	paths        []byte
+	ends         []int
+	hashes       [][32]byte
+	blobs, prevs [][]byte
+}
+
+func (l *changeLog) add(path []byte, hash [32]byte, blob, prev []byte) {
+	l.paths = append(l.paths, path...)
+	l.ends = append(l.ends, len(l.paths))
+	l.hashes = append(l.hashes, hash)
+	l.blobs = append(l.blobs, blob)
+	l.prevs = append(l.prevs, prev)
+}
+
+// replay hands the logged changes to onChange, in order.
+func (l *changeLog) replay(onChange ChangeFunc) {
+	start := 0
+	for i, end := range l.ends {
+		onChange(l.paths[start:end:end], l.hashes[i], l.blobs[i], l.prevs[i])
+		start = end
+	}
 }
 
 // walk stores n and its changed descendants, children first, and marks
@@ -81,6 +139,12 @@ func (c *committer) walk(n node, isRoot bool) {
 		}
 	}
 	c.path = c.path[:depth]
+	c.store(n, cache, isRoot)
+}
+
+// store hands over n, at c.path, whose changed children are stored, and
+// marks it unchanged.
+func (c *committer) store(n node, cache *nodeCache, isRoot bool) {
 	cache.dirty = false
 	if !cache.hashed() && !isRoot {
 		return // embedded: its parent holds it
@@ -92,7 +156,10 @@ func (c *committer) walk(n node, isRoot bool) {
 	}
 	prev := c.dropped.restore(c.path)
 	cache.stored = slices.Clone(c.buf)
-	if c.onChange != nil {
+	switch {
+	case c.log != nil:
+		c.log.add(c.path, hash, cache.stored, prev)
+	case c.onChange != nil:
 		c.onChange(c.path, hash, cache.stored, prev)
 	}
 }

@@ -98,9 +98,28 @@ func gethChanges(set *trienode.NodeSet) map[string]change {
 func commitChanges(t testing.TB, tr *Trie) ([32]byte, map[string]change) {
 	t.Helper()
 	out := map[string]change{}
+	var lastDeleted []byte
+	deleting := false
 	root, err := tr.CommitChanges(func(path []byte, hash [32]byte, blob, prev []byte) {
 		if _, dup := out[string(path)]; dup {
 			t.Errorf("Commit reports path %x twice", path)
+		}
+		// The documented order: the stored nodes, each after every
+		// stored node below it, then the deletions by path.
+		if blob == nil {
+			if deleting && bytes.Compare(lastDeleted, path) >= 0 {
+				t.Errorf("Commit deletes path %x after %x", path, lastDeleted)
+			}
+			deleting, lastDeleted = true, bytes.Clone(path)
+		} else {
+			if deleting {
+				t.Errorf("Commit stores path %x after a deletion", path)
+			}
+			for i := range path {
+				if c, ok := out[string(path[:i])]; ok && c.blob != nil {
+					t.Errorf("Commit stores path %x after its ancestor %x", path, path[:i])
+				}
+			}
 		}
 		out[string(path)] = change{hash, bytes.Clone(blob), bytes.Clone(prev)}
 	})

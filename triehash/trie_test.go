@@ -137,6 +137,48 @@ func testTrieRounds(t *testing.T, kind keyKind, workers, rounds int) {
 	}
 }
 
+// TestTrieCommitOrderAnyWorkers commits the same changes with one worker,
+// which walks the changed nodes on the calling goroutine, and with two and
+// eight, which share out the root's subtrees: the changes must come out
+// the same, in the same order.
+func TestTrieCommitOrderAnyWorkers(t *testing.T) {
+	for _, kind := range keyKinds {
+		t.Run("keys="+kind.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, uint64(len(kind.name))))
+			store := newPathStore()
+			_, _, live, root := committedKeys(t, store, kind, rng, 1500)
+			ops := randomOps(rng, kind, live, 1000, false)
+			var streams [][]string
+			for _, workers := range []int{1, 2, 8} {
+				tr, err := Options{Workers: workers}.NewTrie(root, store.source())
+				if err != nil {
+					t.Fatal(err)
+				}
+				for step, o := range ops {
+					if err := applyOp(tr, o, step); err != nil {
+						t.Fatal(err)
+					}
+				}
+				var stream []string
+				if _, err := tr.CommitChanges(func(path []byte, hash [32]byte, blob, prev []byte) {
+					stream = append(stream, fmt.Sprintf("%x %x %x %x", path, hash, blob, prev))
+				}); err != nil {
+					t.Fatal(err)
+				}
+				streams = append(streams, stream)
+			}
+			if len(streams[0]) < parallelMinPending {
+				t.Fatalf("%d changes committed: too few for the workers to share out", len(streams[0]))
+			}
+			for i, workers := range []int{2, 8} {
+				if !slices.Equal(streams[0], streams[i+1]) {
+					t.Errorf("%d workers: the committed changes differ from one worker's", workers)
+				}
+			}
+		})
+	}
+}
+
 // TestTrieEmpty covers the empty trie: opened from the zero hash or
 // EmptyRoot with no source, filled and emptied again.
 func TestTrieEmpty(t *testing.T) {
