@@ -267,6 +267,12 @@ func rootCheck(b *testing.B, want [32]byte) func(impl int, root common.Hash) {
 // trie and applies ops before its turn, untimed, then hashes it and checks
 // the root.
 func hashTurns(b *testing.B, open []func() blockTrie, ops []op, check func(impl int, root common.Hash)) []benchturns.Turn {
+	return preparedTurns(b, open, ops, func(impl int, tr blockTrie) { check(impl, tr.Hash()) })
+}
+
+// preparedTurns returns turns that each open their trie and apply ops
+// before the turn, untimed, then call call with it.
+func preparedTurns(b *testing.B, open []func() blockTrie, ops []op, call func(impl int, tr blockTrie)) []benchturns.Turn {
 	turns := make([]benchturns.Turn, len(open))
 	for impl := range turns {
 		var tr blockTrie
@@ -275,7 +281,7 @@ func hashTurns(b *testing.B, open []func() blockTrie, ops []op, check func(impl 
 				tr = open[impl]()
 				applyAll(b, tr, ops)
 			},
-			Call: func(int) { check(impl, tr.Hash()) },
+			Call: func(int) { call(impl, tr) },
 		}
 	}
 	return turns
@@ -308,27 +314,16 @@ func commitTurns(b *testing.B, open []func() blockTrie, ops []op, check func(imp
 		},
 	}
 	want := -1
-	turns := make([]benchturns.Turn, len(open))
-	for impl := range turns {
-		var tr blockTrie
-		turns[impl] = benchturns.Turn{
-			Prepare: func() {
-				tr = open[impl]()
-				applyAll(b, tr, ops)
-			},
-			Call: func(int) {
-				root, set := commit[impl](tr)
-				check(impl, root)
-				if want < 0 {
-					want = len(set.Nodes)
-				}
-				if len(set.Nodes) != want {
-					b.Fatalf("%s: %d nodes committed, want %d", trieNames[impl], len(set.Nodes), want)
-				}
-			},
+	return preparedTurns(b, open, ops, func(impl int, tr blockTrie) {
+		root, set := commit[impl](tr)
+		check(impl, root)
+		if want < 0 {
+			want = len(set.Nodes)
 		}
-	}
-	return turns
+		if len(set.Nodes) != want {
+			b.Fatalf("%s: %d nodes committed, want %d", trieNames[impl], len(set.Nodes), want)
+		}
+	})
 }
 
 // bookkeeping is what the trie holds for its changes beyond the nodes:
