@@ -3,7 +3,6 @@ package triehash
 import (
 	"bytes"
 	"slices"
-	"sort"
 
 	"github.com/keccakroot/keccakroot/fastkeccak"
 )
@@ -172,6 +171,7 @@ type droppedNodes struct {
 	ends     []int    // where each path ends in paths
 	prevs    [][]byte // the stored encoding at each path
 	restored []bool   // at Commit: a new node is stored at the path
+	keys     []uint64 // at Commit: each path's pathKey, in the sorted order
 }
 
 func (d *droppedNodes) add(path, prev []byte) {
@@ -188,30 +188,82 @@ func (d *droppedNodes) path(i int) []byte {
 	return d.paths[start:d.ends[i]]
 }
 
+// pathKeyNibbles is the number of a path's nibbles that its pathKey holds.
+const pathKeyNibbles = 15
+
+// pathKey packs the first pathKeyNibbles nibbles of path (nibbles 0 to 15,
+// as every path of a trie's nodes holds), from the top bits
+// down, above its length (pathKeyNibbles if longer), so that keys compare as
+// the paths do, nibble by nibble and a prefix first, for all but paths
+// that agree on their first pathKeyNibbles nibbles: their keys are equal.
+func pathKey(path []byte) uint64 {
+	var k uint64
+	for i, nib := range path[:min(len(path), pathKeyNibbles)] {
+		k |= uint64(nib) << (60 - 4*i)
+	}
+	return k | uint64(min(len(path), pathKeyNibbles))
+}
+
+// comparePaths compares path a, whose pathKey is ka, with b, whose key is
+// kb, as bytes.Compare does.
+func comparePaths(ka uint64, a []byte, kb uint64, b []byte) int {
+	switch {
+	case ka < kb:
+		return -1
+	case ka > kb:
+		return 1
+	case ka&0xf == pathKeyNibbles: // both as long as pathKeyNibbles or longer
+		return bytes.Compare(a, b)
+	}
+	return 0
+}
+
 // sort orders the entries by path and makes them ready for restore.
 func (d *droppedNodes) sort() {
-	order := make([]int, len(d.prevs))
-	for i := range order {
-		order[i] = i
+	type entry struct {
+		key uint64
+		i   int
 	}
-	sort.Slice(order, func(a, b int) bool { return bytes.Compare(d.path(order[a]), d.path(order[b])) < 0 })
-	var sorted droppedNodes
-	for _, i := range order {
-		sorted.add(d.path(i), d.prevs[i])
+	order := make([]entry, len(d.prevs))
+	for i := range order {
+		order[i] = entry{pathKey(d.path(i)), i}
+	}
+	slices.SortFunc(order, func(a, b entry) int {
+		return comparePaths(a.key, d.path(a.i), b.key, d.path(b.i))
+	})
+	sorted := droppedNodes{
+		paths: make([]byte, 0, len(d.paths)),
+		ends:  make([]int, 0, len(d.ends)),
+		prevs: make([][]byte, 0, len(d.prevs)),
+		keys:  make([]uint64, 0, len(d.prevs)),
+	}
+	for _, e := range order {
+		sorted.add(d.path(e.i), d.prevs[e.i])
+		sorted.keys = append(sorted.keys, e.key)
 	}
 	*d = sorted
 	d.restored = make([]bool, len(d.prevs))
 }
 
 // restore marks path as stored anew and returns the encoding dropped
-// there, nil if none. The entries must be sorted.
+// there, nil if none. The entries must be sorted. Several workers may
+// restore paths at once: it writes only the path's own mark.
 func (d *droppedNodes) restore(path []byte) []byte {
-	i := sort.Search(len(d.prevs), func(i int) bool { return bytes.Compare(d.path(i), path) >= 0 })
-	if i == len(d.prevs) || !bytes.Equal(d.path(i), path) {
+	key := pathKey(path)
+	lo, hi := 0, len(d.prevs)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if comparePaths(d.keys[mid], d.path(mid), key, path) < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo == len(d.prevs) || comparePaths(d.keys[lo], d.path(lo), key, path) != 0 {
 		return nil
 	}
-	d.restored[i] = true
-	return d.prevs[i]
+	d.restored[lo] = true
+	return d.prevs[lo]
 }
 
 func (d *droppedNodes) reset() { *d = droppedNodes{} }
