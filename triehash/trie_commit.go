@@ -191,11 +191,11 @@ func (d *droppedNodes) path(i int) []byte {
 // pathKeyNibbles is the number of a path's nibbles that its pathKey holds.
 const pathKeyNibbles = 15
 
-// pathKey packs the first pathKeyNibbles nibbles of path (nibbles 0 to 15,
-// as every path of a trie's nodes holds), from the top bits
-// down, above its length (pathKeyNibbles if longer), so that keys compare as
-// the paths do, nibble by nibble and a prefix first, for all but paths
-// that agree on their first pathKeyNibbles nibbles: their keys are equal.
+// pathKey packs the first pathKeyNibbles nibbles of path (nibbles 0 to
+// 15, as every path of a trie's nodes holds), from the top bits down,
+// above its length (pathKeyNibbles if longer), so that keys compare as the
+// paths do, nibble by nibble and a prefix first, for all but paths that
+// agree on their first pathKeyNibbles nibbles: their keys are equal.
 func pathKey(path []byte) uint64 {
 	var k uint64
 	for i, nib := range path[:min(len(path), pathKeyNibbles)] {
