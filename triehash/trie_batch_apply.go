@@ -24,9 +24,10 @@ import (
 // trie's afterwards, and hashes the nodes its changes made or changed once
 // they are all applied: a later change to one of them marks it changed
 // again, so Hash's result is the same, and the hashing is done while the
-// worker's core still holds the nodes. A change fails only if it needs a node that is not
-// loaded and does not load, and UpdateBatch applies a batch this way only
-// after every node its changes can need has loaded (see nodeLoader).
+// worker's core still holds the nodes. A change fails only if it needs a
+// node that is not loaded and does not load, and UpdateBatch applies a
+// batch this way only after every node its changes can need has loaded
+// (see nodeLoader).
 
 // keepsTwoChildren reports whether the split's branch keeps two children
 // whatever the order of the changes.

@@ -45,9 +45,9 @@ const noKey = math.MaxInt32
 // deletions might leave with one child, for an insertion the child of an
 // extension it splits, which a deletion of the same key later in the batch
 // merges with. A failure of those loads only marks the loader incomplete.
-// It returns the smallest index of
-// a key whose own path fails to load and that load's error, or -1 and nil;
-// keys after a key that fails may stay unloaded, as in a walk key by key.
+// It returns the smallest index of a key whose own path fails to load and
+// that load's error, or -1 and nil; keys after a key that fails may stay
+// unloaded, as in a walk key by key.
 func (l *nodeLoader) walk(ws []walker) (int, error) {
 	if l.seen == nil {
 		l.seen = make(map[*node]int)

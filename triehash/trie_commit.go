@@ -94,28 +94,24 @@ func (c *committer) walkBranchOnWorkers(root *fullNode, workers int) {
 	c.store(root, &root.cache, true)
 }
 
-// changeLog is a list of changes for a ChangeFunc, the paths in one buffer.
+// changeLog is a list of changes for a ChangeFunc: their paths and
+// origins kept as droppedNodes keeps them, and their hashes and blobs.
 type changeLog struct {
-	paths        []byte
-	ends         []int
-	hashes       [][32]byte
-	blobs, prevs [][]byte
+	origins droppedNodes
+	hashes  [][32]byte
+	blobs   [][]byte
 }
 
 func (l *changeLog) add(path []byte, hash [32]byte, blob, prev []byte) {
-	l.paths = append(l.paths, path...)
-	l.ends = append(l.ends, len(l.paths))
+	l.origins.add(path, prev)
 	l.hashes = append(l.hashes, hash)
 	l.blobs = append(l.blobs, blob)
-	l.prevs = append(l.prevs, prev)
 }
 
 // replay hands the logged changes to onChange, in order.
 func (l *changeLog) replay(onChange ChangeFunc) {
-	start := 0
-	for i, end := range l.ends {
-		onChange(l.paths[start:end:end], l.hashes[i], l.blobs[i], l.prevs[i])
-		start = end
+	for i := range l.hashes {
+		onChange(l.origins.path(i), l.hashes[i], l.blobs[i], l.origins.prevs[i])
 	}
 }
 
@@ -204,18 +200,35 @@ func pathKey(path []byte) uint64 {
 	return k | uint64(min(len(path), pathKeyNibbles))
 }
 
+// comparePathKeys compares two paths by their pathKeys, as bytes.Compare
+// does, and reports whether the keys decide it: not for equal keys of
+// paths as long as pathKeyNibbles or longer.
+func comparePathKeys(ka, kb uint64) (c int, decided bool) {
+	switch {
+	case ka < kb:
+		return -1, true
+	case ka > kb:
+		return 1, true
+	}
+	return 0, ka&0xf != pathKeyNibbles
+}
+
 // comparePaths compares path a, whose pathKey is ka, with b, whose key is
 // kb, as bytes.Compare does.
 func comparePaths(ka uint64, a []byte, kb uint64, b []byte) int {
-	switch {
-	case ka < kb:
-		return -1
-	case ka > kb:
-		return 1
-	case ka&0xf == pathKeyNibbles: // both as long as pathKeyNibbles or longer
-		return bytes.Compare(a, b)
+	if c, decided := comparePathKeys(ka, kb); decided {
+		return c
 	}
-	return 0
+	return bytes.Compare(a, b)
+}
+
+// compareEntry compares entry i's path with path, whose pathKey is key,
+// reading the entry's path only when the keys do not decide.
+func (d *droppedNodes) compareEntry(i int, key uint64, path []byte) int {
+	if c, decided := comparePathKeys(d.keys[i], key); decided {
+		return c
+	}
+	return bytes.Compare(d.path(i), path)
 }
 
 // sort orders the entries by path and makes them ready for restore.
@@ -229,7 +242,10 @@ func (d *droppedNodes) sort() {
 		order[i] = entry{pathKey(d.path(i)), i}
 	}
 	slices.SortFunc(order, func(a, b entry) int {
-		return comparePaths(a.key, d.path(a.i), b.key, d.path(b.i))
+		if c, decided := comparePathKeys(a.key, b.key); decided {
+			return c
+		}
+		return bytes.Compare(d.path(a.i), d.path(b.i))
 	})
 	sorted := droppedNodes{
 		paths: make([]byte, 0, len(d.paths)),
@@ -253,13 +269,13 @@ func (d *droppedNodes) restore(path []byte) []byte {
 	lo, hi := 0, len(d.prevs)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if comparePaths(d.keys[mid], d.path(mid), key, path) < 0 {
+		if d.compareEntry(mid, key, path) < 0 {
 			lo = mid + 1
 		} else {
 			hi = mid
 		}
 	}
-	if lo == len(d.prevs) || comparePaths(d.keys[lo], d.path(lo), key, path) != 0 {
+	if lo == len(d.prevs) || d.compareEntry(lo, key, path) != 0 {
 		return nil
 	}
 	d.restored[lo] = true
