@@ -67,6 +67,8 @@ type committer struct {
 	dropped  *droppedNodes
 	path     []byte
 	buf      []byte
+	// blobs is where the stored nodes' encodings are kept (see keep).
+	blobs []byte
 	// log, if not nil, collects the changes in place of onChange: a
 	// subtree walked on a worker hands them over in order afterwards.
 	log *changeLog
@@ -150,7 +152,7 @@ func (c *committer) store(n node, cache *nodeCache, isRoot bool) {
 		hash = fastkeccak.Sum256(c.buf)
 	}
 	prev := c.dropped.restore(c.path)
-	cache.stored = slices.Clone(c.buf)
+	cache.stored = c.keep(c.buf)
 	switch {
 	case c.log != nil:
 		c.log.add(c.path, hash, cache.stored, prev)
@@ -158,6 +160,28 @@ func (c *committer) store(n node, cache *nodeCache, isRoot bool) {
 		c.onChange(c.path, hash, cache.stored, prev)
 	}
 }
+
+// keep returns a copy of blob, which nothing writes to: cut from a block
+// of memory that the blobs of one Commit share, so that storing a node
+// costs a copy and not an allocation of its own. The blocks start small,
+// for the few nodes of a storage trie, and double up to maxBlobBlock. A
+// block is freed once no node and no store holds a blob of it.
+func (c *committer) keep(blob []byte) []byte {
+	if cap(c.blobs)-len(c.blobs) < len(blob) {
+		size := max(len(blob), min(2*cap(c.blobs), maxBlobBlock), minBlobBlock)
+		c.blobs = make([]byte, 0, size)
+	}
+	start := len(c.blobs)
+	c.blobs = append(c.blobs, blob...)
+	return c.blobs[start:len(c.blobs):len(c.blobs)]
+}
+
+// The sizes of the blocks keep cuts blobs from: a storage trie's few
+// nodes fit in the first, a block of a state trie's holds hundreds.
+const (
+	minBlobBlock = 2 << 10
+	maxBlobBlock = 128 << 10
+)
 
 // droppedNodes is a list of paths with the stored encodings that were at
 // them, kept in one buffer so that dropping a node allocates nothing most

@@ -50,3 +50,47 @@ func TestComparePathsAsBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitBlobsUnmodified checks ChangeFunc's promise that the blobs it
+// receives are never modified, though Commit cuts them from blocks it
+// shares among them: a store keeps them uncopied while the trie changes
+// and commits again and again.
+func TestCommitBlobsUnmodified(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	tr, err := NewTrie(EmptyRoot, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type kept struct{ blob, copied []byte }
+	var all []kept
+	var keys [][]byte
+	for round := range 6 {
+		for range 300 {
+			key := make([]byte, 1+rng.IntN(6))
+			for i := range key {
+				key[i] = byte(rng.IntN(4))
+			}
+			keys = append(keys, key)
+			if err := tr.Update(key, randomValue(rng, 60)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range 60 {
+			if err := tr.Delete(keys[rng.IntN(len(keys))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := tr.CommitChanges(func(_ []byte, _ [32]byte, blob, _ []byte) {
+			if blob != nil {
+				all = append(all, kept{blob, bytes.Clone(blob)})
+			}
+		}); err != nil {
+			t.Fatalf("round %d: Commit: %v", round, err)
+		}
+	}
+	for i, k := range all {
+		if !bytes.Equal(k.blob, k.copied) {
+			t.Fatalf("blob %d of %d changed after it was handed over: %x, was %x", i, len(all), k.blob, k.copied)
+		}
+	}
+}

@@ -121,6 +121,9 @@ func commitChanges(t testing.TB, tr *Trie) ([32]byte, map[string]change) {
 				}
 			}
 		}
+		if cap(blob) != len(blob) {
+			t.Errorf("Commit's blob at path %x has room after it (length %d, capacity %d)", path, len(blob), cap(blob))
+		}
 		out[string(path)] = change{hash, bytes.Clone(blob), bytes.Clone(prev)}
 	})
 	if err != nil {
