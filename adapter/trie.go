@@ -7,6 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/trie/trienode"
 	"github.com/ethereum/go-ethereum/triedb/database"
 
+	"github.com/keccakroot/keccakroot/internal/nodeset"
 	"github.com/keccakroot/keccakroot/triehash"
 )
 
@@ -59,16 +60,11 @@ func CommitTrie(t *triehash.Trie, owner common.Hash) (common.Hash, *trienode.Nod
 	if t == nil {
 		return common.Hash{}, nil, nilArgument("trie")
 	}
-	set := trienode.NewNodeSet(owner)
 	// The blobs are the trie's own and never change (see
 	// triehash.ChangeFunc): the set shares them rather than copies.
-	root, err := t.CommitChanges(func(path []byte, hash [32]byte, blob, prev []byte) {
-		if blob == nil {
-			set.AddNode(path, trienode.NewDeletedWithPrev(prev))
-			return
-		}
-		set.AddNode(path, trienode.NewNodeWithPrev(hash, blob, prev))
-	})
+	changes := nodeset.New(owner)
+	set := changes.Set
+	root, err := t.CommitChanges(changes.Add)
 	if err != nil {
 		return common.Hash{}, nil, err
 	}

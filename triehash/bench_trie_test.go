@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/triedb/database"
 
 	"github.com/keccakroot/keccakroot/internal/benchturns"
+	"github.com/keccakroot/keccakroot/internal/nodeset"
 )
 
 // memNodes is a committed trie's nodes by path, served from memory without
@@ -299,18 +300,12 @@ func commitTurns(b *testing.B, open []func() blockTrie, ops []op, check func(imp
 			return tr.(*trie.Trie).Commit(false)
 		},
 		func(tr blockTrie) (common.Hash, *trienode.NodeSet) {
-			set := trienode.NewNodeSet(common.Hash{})
-			root, err := tr.(oursAsGeth).CommitChanges(func(path []byte, hash [32]byte, blob, prev []byte) {
-				if blob == nil {
-					set.AddNode(path, trienode.NewDeletedWithPrev(prev))
-					return
-				}
-				set.AddNode(path, trienode.NewNodeWithPrev(hash, blob, prev))
-			})
+			changes := nodeset.New(common.Hash{})
+			root, err := tr.(oursAsGeth).CommitChanges(changes.Add)
 			if err != nil {
 				b.Fatal(err)
 			}
-			return root, set
+			return root, changes.Set
 		},
 	}
 	want := -1
