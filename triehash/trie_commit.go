@@ -2,6 +2,7 @@ package triehash
 
 import (
 	"bytes"
+	"math/bits"
 	"slices"
 
 	"github.com/keccakroot/keccakroot/fastkeccak"
@@ -67,6 +68,8 @@ type committer struct {
 	dropped  *droppedNodes
 	path     []byte
 	buf      []byte
+	// near is where the last path was found among the dropped ones.
+	near int
 	// blobs is where the stored nodes' encodings are kept (see keep).
 	blobs []byte
 	// log, if not nil, collects the changes in place of onChange: a
@@ -151,7 +154,7 @@ func (c *committer) store(n node, cache *nodeCache, isRoot bool) {
 	if !cache.hashed() {
 		hash = fastkeccak.Sum256(c.buf)
 	}
-	prev := c.dropped.restore(c.path)
+	prev := c.dropped.restore(c.path, &c.near)
 	cache.stored = c.keep(c.buf)
 	switch {
 	case c.log != nil:
@@ -255,22 +258,44 @@ func (d *droppedNodes) compareEntry(i int, key uint64, path []byte) int {
 	return bytes.Compare(d.path(i), path)
 }
 
-// sort orders the entries by path and makes them ready for restore.
+// sort orders the entries by path and makes them ready for restore. It
+// first spreads them over buckets by the top bits of their pathKeys, about
+// one bucket per entry, then sorts each bucket: the paths of a trie's
+// nodes spread evenly over their first nibbles, where the keys are
+// hashed, so most buckets hold an entry or two, and the rest are sorted
+// by comparison.
 func (d *droppedNodes) sort() {
 	type entry struct {
 		key uint64
 		i   int
 	}
-	order := make([]entry, len(d.prevs))
-	for i := range order {
-		order[i] = entry{pathKey(d.path(i)), i}
+	n := len(d.prevs)
+	shift := 64 - min(max(bits.Len(uint(n)), 1), maxSortBucketBits)
+	starts := make([]int32, 1<<(64-shift)+1)
+	keys := make([]uint64, n)
+	for i := range keys {
+		keys[i] = pathKey(d.path(i))
+		starts[keys[i]>>shift+1]++
 	}
-	slices.SortFunc(order, func(a, b entry) int {
-		if c, decided := comparePathKeys(a.key, b.key); decided {
-			return c
+	for b := 1; b < len(starts); b++ {
+		starts[b] += starts[b-1]
+	}
+	order := make([]entry, n)
+	next := starts[:len(starts)-1]
+	for i, k := range keys {
+		order[next[k>>shift]] = entry{k, i}
+		next[k>>shift]++
+	}
+	// next[b] is now where bucket b ends, and bucket b-1's end its start.
+	start := int32(0)
+	for _, end := range next {
+		if end-start > 1 {
+			slices.SortFunc(order[start:end], func(a, b entry) int {
+				return comparePaths(a.key, d.path(a.i), b.key, d.path(b.i))
+			})
 		}
-		return bytes.Compare(d.path(a.i), d.path(b.i))
-	})
+		start = end
+	}
 	sorted := droppedNodes{
 		paths: make([]byte, 0, len(d.paths)),
 		ends:  make([]int, 0, len(d.ends)),
@@ -285,12 +310,20 @@ func (d *droppedNodes) sort() {
 	d.restored = make([]bool, len(d.prevs))
 }
 
+// maxSortBucketBits bounds the buckets of droppedNodes.sort to 2^16.
+const maxSortBucketBits = 16
+
 // restore marks path as stored anew and returns the encoding dropped
-// there, nil if none. The entries must be sorted. Several workers may
-// restore paths at once: it writes only the path's own mark.
-func (d *droppedNodes) restore(path []byte) []byte {
+// there, nil if none. The entries must be sorted. The search starts at
+// *near, and leaves there the position of path among the entries: a walk
+// looks up each path close, in the sorted entries, to the path it looked
+// up before, so the search reads a few entries around *near, which the
+// core's cache still holds, instead of halving all of them from the
+// middle. Several workers may restore paths at once, each with its own
+// near: it writes only the path's own mark.
+func (d *droppedNodes) restore(path []byte, near *int) []byte {
 	key := pathKey(path)
-	lo, hi := 0, len(d.prevs)
+	lo, hi := d.bracket(key, path, *near)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
 		if d.compareEntry(mid, key, path) < 0 {
@@ -299,11 +332,47 @@ func (d *droppedNodes) restore(path []byte) []byte {
 			hi = mid
 		}
 	}
+	*near = lo
 	if lo == len(d.prevs) || d.compareEntry(lo, key, path) != 0 {
 		return nil
 	}
 	d.restored[lo] = true
 	return d.prevs[lo]
+}
+
+// bracket returns lo and hi such that the first entry not below path
+// (whose pathKey is key) lies in [lo, hi], galloping from entry near: one
+// entry away from it, then two, four and so on, until an entry on the
+// other side of path.
+func (d *droppedNodes) bracket(key uint64, path []byte, near int) (lo, hi int) {
+	n := len(d.prevs)
+	near = min(max(near, 0), n)
+	if near < n && d.compareEntry(near, key, path) < 0 {
+		// Past near: entries near+1 .. are candidates.
+		lo = near + 1
+		for step := 1; ; step *= 2 {
+			probe := near + step
+			if probe >= n {
+				return lo, n
+			}
+			if d.compareEntry(probe, key, path) >= 0 {
+				return lo, probe
+			}
+			lo = probe + 1
+		}
+	}
+	// At or before near.
+	hi = near
+	for step := 1; ; step *= 2 {
+		probe := near - step
+		if probe < 0 {
+			return 0, hi
+		}
+		if d.compareEntry(probe, key, path) < 0 {
+			return probe + 1, hi
+		}
+		hi = probe
+	}
 }
 
 func (d *droppedNodes) reset() { *d = droppedNodes{} }

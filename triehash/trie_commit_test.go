@@ -45,8 +45,15 @@ func TestComparePathsAsBytes(t *testing.T) {
 		}
 	}
 	for _, p := range paths {
-		if got := d.restore(p) != nil; got != seen[string(p)] {
+		// Every search starts from another place: before, at and past
+		// the path's entry, and off either end.
+		near := rng.IntN(len(d.prevs)+3) - 1
+		if got := d.restore(p, &near) != nil; got != seen[string(p)] {
 			t.Fatalf("restore(%x) found %v, want %v", p, got, seen[string(p)])
+		}
+		if near < 0 || near > len(d.prevs) || near > 0 && bytes.Compare(d.path(near-1), p) >= 0 ||
+			near < len(d.prevs) && bytes.Compare(d.path(near), p) < 0 {
+			t.Fatalf("restore(%x) left near at %d, not the path's place among %d entries", p, near, len(d.prevs))
 		}
 	}
 }
