@@ -286,7 +286,7 @@ func (d *droppedNodes) sort() {
 		order[next[k>>shift]] = entry{k, i}
 		next[k>>shift]++
 	}
-	// next[b] is now where bucket b ends, and bucket b-1's end its start.
+	// next[b] is now where bucket b ends: bucket b starts where b-1 ends.
 	start := int32(0)
 	for _, end := range next {
 		if end-start > 1 {
