@@ -35,8 +35,8 @@ func New(owner common.Hash) *Collector {
 
 // Add is a triehash.ChangeFunc: it adds a node stored at path (its hash
 // and blob), or, for a nil blob and the zero hash, the deletion of the
-// node at path, with the path's origin prev. blob and prev are kept, not copied, as
-// triehash.ChangeFunc allows: a Trie never modifies them.
+// node at path, with the path's origin prev. blob and prev are kept, not
+// copied, as triehash.ChangeFunc allows: a Trie never modifies them.
 func (c *Collector) Add(path []byte, hash [32]byte, blob, prev []byte) {
 	if len(c.nodes) == cap(c.nodes) {
 		c.nodes = make([]trienode.Node, 0, min(max(2*cap(c.nodes), minBlock), maxBlock))
