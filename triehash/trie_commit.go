@@ -67,10 +67,10 @@ type committer struct {
 	onChange ChangeFunc
 	dropped  *droppedNodes
 	path     []byte
-	buf      []byte
 	// near is where the last path was found among the dropped ones.
 	near int
-	// blobs is where the stored nodes' encodings are kept (see keep).
+	// blobs is where the stored nodes' encodings are kept (see
+	// encodeKept).
 	blobs []byte
 	// log, if not nil, collects the changes in place of onChange: a
 	// subtree walked on a worker hands them over in order afterwards.
@@ -149,13 +149,12 @@ func (c *committer) store(n node, cache *nodeCache, isRoot bool) {
 	if !cache.hashed() && !isRoot {
 		return // embedded: its parent holds it
 	}
-	c.buf = appendNode(c.buf[:0], n)
+	cache.stored = c.encodeKept(n)
 	hash := cache.ref
 	if !cache.hashed() {
-		hash = fastkeccak.Sum256(c.buf)
+		hash = fastkeccak.Sum256(cache.stored)
 	}
 	prev := c.dropped.restore(c.path, &c.near)
-	cache.stored = c.keep(c.buf)
 	switch {
 	case c.log != nil:
 		c.log.add(c.path, hash, cache.stored, prev)
@@ -164,26 +163,30 @@ func (c *committer) store(n node, cache *nodeCache, isRoot bool) {
 	}
 }
 
-// keep returns a copy of blob, which nothing writes to: cut from a block
-// of memory that the blobs of one Commit share, so that storing a node
-// costs a copy and not an allocation of its own. The blocks start small,
-// for the few nodes of a storage trie, and double up to maxBlobBlock. A
-// block is freed once no node and no store holds a blob of it.
-func (c *committer) keep(blob []byte) []byte {
-	if cap(c.blobs)-len(c.blobs) < len(blob) {
-		size := max(len(blob), min(2*cap(c.blobs), maxBlobBlock), minBlobBlock)
-		c.blobs = make([]byte, 0, size)
+// encodeKept returns n's encoding, which nothing writes to: written into
+// a block of memory that the blobs of one Commit share, so that storing a
+// node costs neither an allocation of its own nor a copy. The blocks start
+// small, for the few nodes of a storage trie, and double up to
+// maxBlobBlock; a new one starts when less than blobRoom is left, so that
+// an encoding outgrows its block only for a value near that size or
+// longer (the block then grows as append grows it). A block is freed once
+// no node and no store holds a blob of it.
+func (c *committer) encodeKept(n node) []byte {
+	if cap(c.blobs)-len(c.blobs) < blobRoom {
+		c.blobs = make([]byte, 0, min(max(2*cap(c.blobs), minBlobBlock), maxBlobBlock))
 	}
 	start := len(c.blobs)
-	c.blobs = append(c.blobs, blob...)
+	c.blobs = appendNode(c.blobs, n)
 	return c.blobs[start:len(c.blobs):len(c.blobs)]
 }
 
-// The sizes of the blocks keep cuts blobs from: a storage trie's few
-// nodes fit in the first, a block of a state trie's holds hundreds.
+// The sizes of the blocks encodeKept writes blobs into: a storage trie's
+// few nodes fit in the first, a block of a state trie's holds hundreds;
+// and the room a new blob needs, a branch of 16 hashes and a value.
 const (
 	minBlobBlock = 2 << 10
 	maxBlobBlock = 128 << 10
+	blobRoom     = 1 << 10
 )
 
 // droppedNodes is a list of paths with the stored encodings that were at
