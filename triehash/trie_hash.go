@@ -66,7 +66,10 @@ func (t *Trie) dropPending() {
 // still has nodes enough at each depth to fill the batch kernel's lanes.
 // With several workers each takes the next subtree of the depth-2 nodes
 // when done with one, so that a worker whose subtrees take longer does
-// fewer of them. The nodes above depth 2 are hashed last.
+// fewer of them; the other workers are started before the sort, which
+// hides the time an idle core takes to wake up, and their groups shrink as
+// the subtrees run out, so that they finish together (see groupLimit). The
+// nodes above depth 2 are hashed last.
 func (t *Trie) rehash() {
 	h := getLevelHasher()
 	defer levelHashers.Put(h)
@@ -78,17 +81,17 @@ func (t *Trie) rehash() {
 		h.hash()
 		return
 	}
-	h.sortPending(t.pending)
 	defer h.dropSorted()
 	workers := t.workerCount()
-	shareOut(workers, subtrees, func(next func() (int, bool)) {
+	sortFirst := func() { h.sortPending(t.pending) }
+	shareOutAfter(workers, subtrees, sortFirst, func(next func() (int, bool)) {
 		worker := h
 		if workers > 1 {
 			worker = getLevelHasher()
 			defer levelHashers.Put(worker)
 		}
 		for s, ok := next(); ok; s, ok = next() {
-			worker.hashSubtree(h.sorted, h.starts, s)
+			worker.hashSubtree(h.sorted, h.starts, s, groupLimit(h.starts, s, workers))
 		}
 		worker.hash()
 	})
@@ -152,15 +155,34 @@ func (h *levelHasher) dropSorted() {
 	h.sorted = h.sorted[:0]
 }
 
+// minHashGroupNodes is the fewest nodes groupLimit lets a worker file
+// before it hashes them: enough for the batch kernel's lanes at every depth
+// of a group.
+const minHashGroupNodes = hashGroupNodes / 8
+
+// groupLimit returns how many nodes a worker that has just taken subtree s
+// files before it hashes them (see hashSubtree), starts being the buckets
+// of rehash. A worker hashes what it has filed last after the subtrees run
+// out, where no other worker can share the work, so the limit shrinks from
+// hashGroupNodes to minHashGroupNodes as the nodes of the subtrees not yet
+// taken run out, and the workers finish together.
+func groupLimit(starts []int32, s, workers int) int {
+	if workers <= 1 {
+		return hashGroupNodes
+	}
+	left := int(starts[topBucket] - starts[(s+1)*bucketsPerSubtree])
+	return min(hashGroupNodes, max(minHashGroupNodes, left/(2*workers)))
+}
+
 // hashSubtree files the nodes of subtree s (the depth-2 node whose path
 // is the two nibbles of s, and the nodes below it), bucket by bucket, and
-// hashes what is filed whenever it reaches hashGroupNodes: a bucket's
-// nodes are hashed together, and no later than the nodes above them. The
-// caller hashes what is filed last.
-func (h *levelHasher) hashSubtree(sorted []pendingNode, starts []int32, s int) {
+// hashes what is filed whenever it reaches limit nodes: a bucket's nodes
+// are hashed together, and no later than the nodes above them. The caller
+// hashes what is filed last.
+func (h *levelHasher) hashSubtree(sorted []pendingNode, starts []int32, s, limit int) {
 	for b := s * bucketsPerSubtree; b < (s+1)*bucketsPerSubtree; b++ {
 		h.file(sorted[starts[b]:starts[b+1]])
-		if h.filed >= hashGroupNodes {
+		if h.filed >= limit {
 			h.hash()
 		}
 	}

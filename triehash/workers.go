@@ -1,6 +1,7 @@
 package triehash
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -16,23 +17,62 @@ func onWorkers(workers int, fn func(nib int)) {
 	})
 }
 
-// shareOut runs work on min(workers, items) goroutines (on the calling
-// goroutine if that is one) and returns when all are done. Each work call
-// takes the items 0 to items-1 that it does from next, one at a time, until
-// next reports none left: a goroutine whose items take longer does fewer.
+// shareOut runs work on min(workers, items) goroutines, the calling one
+// among them, and returns when all are done. Each work call takes the
+// items 0 to items-1 that it does from next, one at a time, until next
+// reports none left: a goroutine whose items take longer does fewer, and
+// one that starts late, as a goroutine woken on an idle core can, above
+// all on a virtual machine, does fewer too, without holding up the others.
 func shareOut(workers, items int, work func(next func() (int, bool))) {
+	shareOutAfter(workers, items, nil, work)
+}
+
+// shareOutAfter is shareOut with a first step: it starts the other
+// goroutines, runs first (if not nil) on the calling goroutine while they
+// wake up, and only then lets any of them call work. A serial step that
+// prepares the items thus hides the time it takes to wake idle cores.
+func shareOutAfter(workers, items int, first func(), work func(next func() (int, bool))) {
 	var taken atomic.Int32
 	next := func() (int, bool) {
 		i := int(taken.Add(1) - 1)
 		return i, i < items
 	}
 	if workers = min(workers, items); workers <= 1 {
+		if first != nil {
+			first()
+		}
 		work(next)
 		return
 	}
+	var gate atomic.Int32 // gateClosed until first is done, then gateOpen
 	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() { work(next) })
+	for range workers - 1 {
+		wg.Go(func() {
+			for gate.Load() == gateClosed {
+				runtime.Gosched()
+			}
+			if gate.Load() == gateOpen {
+				work(next)
+			}
+		})
 	}
+	func() {
+		// A first that panics still releases the other goroutines, with
+		// no work, before the panic goes on up.
+		state := gateAborted
+		defer func() { gate.Store(state) }()
+		if first != nil {
+			first()
+		}
+		state = gateOpen
+	}()
+	work(next)
 	wg.Wait()
 }
+
+// The states of shareOutAfter's gate.
+const (
+	gateClosed int32 = iota
+	gateOpen
+	gateAborted
+)
