@@ -158,13 +158,7 @@ func (l *nodeLoader) fetchChunk(reqs []loadRequest) {
 	}
 	var sink byte
 	for i := range reqs {
-		blob := reqs[i].blob
-		for at := 0; at < len(blob); at += 64 {
-			sink ^= blob[at]
-		}
-		if len(blob) > 0 {
-			sink ^= blob[len(blob)-1]
-		}
+		sink ^= readLines(reqs[i].blob)
 	}
 	l.sink ^= sink
 	for i := range reqs {
