@@ -63,7 +63,7 @@ type Trie struct {
 	// whether to share out its walk.
 	uncommitted int
 	keyBuf      []byte // the nibbles of the key being looked up or changed
-	readSink    byte   // what readLines returned, kept so that its reads stay
+	readSink    byte   // what readLines returned, kept so that its reads are not optimised away
 }
 
 // pendingNode is a node to encode at the next Hash, with its depth in
