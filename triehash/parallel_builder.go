@@ -66,9 +66,17 @@ func (r *pipeline) drop() {
 
 // parallelChunk is the number of keys in a chunk of a ParallelBuilder: many,
 // so that handing a chunk over costs little per key, but few enough that the
-// 2·workers+2 chunks in flight hold a few megabytes however many keys there
-// are (see the README for the measurements).
+// chunks in flight hold a few megabytes however many keys there are (see
+// the README for the measurements).
 const parallelChunk = 4096
+
+// chunksInFlight is the number of chunks a ParallelBuilder with workers
+// workers keeps: one being filled, one being placed, and the rest being
+// encoded, at least one. The producer and the placer are one goroutine each,
+// so more chunks would not make them faster; they would only make a chunk
+// take longer to come back to the producer, whose copies into it then miss
+// the caches (see the README).
+func chunksInFlight(workers int) int { return max(3, workers+1) }
 
 // chunk is a run of consecutive keys. Its first item repeats the last of
 // the chunk before, whose leaf could not be encoded until this chunk's first
@@ -129,7 +137,7 @@ func NewParallelBuilder(onNode NodeFunc, workers int) *ParallelBuilder {
 
 // start launches the workers and the placer for a new trie.
 func (p *ParallelBuilder) start() {
-	inFlight := 2*p.workers + 2
+	inFlight := chunksInFlight(p.workers)
 	for len(p.chunks) < inFlight {
 		p.chunks = append(p.chunks, &chunk{ready: make(chan struct{}, 1)})
 	}
