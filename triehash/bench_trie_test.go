@@ -167,11 +167,14 @@ var benchProcs = []int{1, 2}
 // and hashes it, with go-ethereum's trie.Trie and with Trie taking turns
 // (benchturns). op=hash times Hash alone, the changes applied untimed
 // before each turn; op=update+hash times opening, changing and hashing;
-// op=batch+hash does the same with the changes in one UpdateBatch
-// (go-ethereum's and Trie's). All report ns per change and the speed-up as
-// metrics, at procs=1 and procs=2 (GOMAXPROCS, which both tries' Hash and
-// UpdateBatch spread over). op=memory reports the live heap each trie
-// holds after Hash, per change (the nodes it loaded included).
+// op=prefetch+update+hash does the same after each side's Prefetch of the
+// block's keys, the way go-ethereum's state prefetcher loads a block's
+// accounts before they are updated one by one; op=batch+hash applies the
+// changes in one UpdateBatch (go-ethereum's and Trie's). All report ns per
+// change and the speed-up as metrics, at procs=1 and procs=2 (GOMAXPROCS,
+// which both tries' Hash, Prefetch and UpdateBatch spread over). op=memory
+// reports the live heap each trie holds after Hash, per change (the nodes it
+// loaded included).
 func BenchmarkTrieBlock(b *testing.B) {
 	accounts := 1000000
 	if testing.Short() {
@@ -202,6 +205,20 @@ func BenchmarkTrieBlock(b *testing.B) {
 			reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, trieNames)
 		})
 		batchKeys, batchValues := batchOf(ops)
+		benchturns.AtProcs(b, prefix+"/op=prefetch+update+hash", benchProcs, func(b *testing.B) {
+			turns := make([]benchturns.Turn, 2)
+			for impl := range turns {
+				turns[impl].Call = func(int) {
+					tr := open[impl]()
+					if err := tr.(interface{ Prefetch(keys [][]byte) error }).Prefetch(batchKeys); err != nil {
+						b.Fatal(err)
+					}
+					applyAll(b, tr, ops)
+					check(impl, tr.Hash())
+				}
+			}
+			reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, trieNames)
+		})
 		benchturns.AtProcs(b, prefix+"/op=batch+hash", benchProcs, func(b *testing.B) {
 			turns := make([]benchturns.Turn, 2)
 			for impl := range turns {
