@@ -1,9 +1,11 @@
 // Command blockstate does what a client does after every block: it opens
 // the state trie of Ethereum mainnet's genesis from go-ethereum's trie
-// database, applies a block's worth of account changes with
-// keccakroot's adapter.StateTrie, commits them into the database, and reads
-// every changed account back with go-ethereum. It times the same changes
-// with go-ethereum's own StateTrie, and checks that the roots agree.
+// database, loads the paths of the block's accounts (as go-ethereum's state
+// prefetcher does while the block executes), applies a block's worth of
+// account changes with keccakroot's adapter.StateTrie, commits them into
+// the database, and reads every changed account back with go-ethereum. It
+// times the same steps with go-ethereum's own StateTrie, and checks that
+// the roots agree.
 //
 //	go run ./examples/blockstate
 package main
@@ -179,12 +181,21 @@ func applyGeth(root common.Hash, tdb *triedb.Database, changes []change) (common
 
 // accountWriter is what both state tries offer for a block's changes.
 type accountWriter interface {
+	PrefetchAccount(addresses []common.Address) error
 	UpdateAccount(addr common.Address, acc *types.StateAccount, codeLen int) error
 	DeleteAccount(addr common.Address) error
 }
 
-// applyChanges writes the block's changes into st.
+// applyChanges loads the paths of the block's accounts into st, then writes
+// the changes one by one.
 func applyChanges(st accountWriter, changes []change) error {
+	addresses := make([]common.Address, len(changes))
+	for i, c := range changes {
+		addresses[i] = c.address
+	}
+	if err := st.PrefetchAccount(addresses); err != nil {
+		return err
+	}
 	for _, c := range changes {
 		var err error
 		if c.account == nil {
