@@ -126,6 +126,8 @@ func blockChanges(s *benchState, n int) []op {
 // blockTrie is one implementation's side of BenchmarkTrieBlock.
 type blockTrie interface {
 	Update(k, v []byte) error
+	UpdateBatch(keys, values [][]byte) error
+	Prefetch(keys [][]byte) error
 	Hash() common.Hash
 }
 
@@ -194,44 +196,30 @@ func BenchmarkTrieBlock(b *testing.B) {
 			b.ReportMetric(float64(counted.pendingBlocks())/float64(changes), "blocks/change")
 		})
 		benchturns.AtProcs(b, prefix+"/op=update+hash", benchProcs, func(b *testing.B) {
-			turns := make([]benchturns.Turn, 2)
-			for impl := range turns {
-				turns[impl].Call = func(int) {
-					tr := open[impl]()
-					applyAll(b, tr, ops)
-					check(impl, tr.Hash())
-				}
-			}
+			turns := openedTurns(open, func(impl int, tr blockTrie) {
+				applyAll(b, tr, ops)
+				check(impl, tr.Hash())
+			})
 			reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, trieNames)
 		})
 		batchKeys, batchValues := batchOf(ops)
 		benchturns.AtProcs(b, prefix+"/op=prefetch+update+hash", benchProcs, func(b *testing.B) {
-			turns := make([]benchturns.Turn, 2)
-			for impl := range turns {
-				turns[impl].Call = func(int) {
-					tr := open[impl]()
-					if err := tr.(interface{ Prefetch(keys [][]byte) error }).Prefetch(batchKeys); err != nil {
-						b.Fatal(err)
-					}
-					applyAll(b, tr, ops)
-					check(impl, tr.Hash())
+			turns := openedTurns(open, func(impl int, tr blockTrie) {
+				if err := tr.Prefetch(batchKeys); err != nil {
+					b.Fatal(err)
 				}
-			}
+				applyAll(b, tr, ops)
+				check(impl, tr.Hash())
+			})
 			reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, trieNames)
 		})
 		benchturns.AtProcs(b, prefix+"/op=batch+hash", benchProcs, func(b *testing.B) {
-			turns := make([]benchturns.Turn, 2)
-			for impl := range turns {
-				turns[impl].Call = func(int) {
-					tr := open[impl]()
-					if err := tr.(interface {
-						UpdateBatch(keys, values [][]byte) error
-					}).UpdateBatch(batchKeys, batchValues); err != nil {
-						b.Fatal(err)
-					}
-					check(impl, tr.Hash())
+			turns := openedTurns(open, func(impl int, tr blockTrie) {
+				if err := tr.UpdateBatch(batchKeys, batchValues); err != nil {
+					b.Fatal(err)
 				}
-			}
+				check(impl, tr.Hash())
+			})
 			reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, trieNames)
 		})
 		benchturns.AtProcs(b, prefix+"/op=commit", benchProcs, func(b *testing.B) {
@@ -286,6 +274,16 @@ func rootCheck(b *testing.B, want [32]byte) func(impl int, root common.Hash) {
 // the root.
 func hashTurns(b *testing.B, open []func() blockTrie, ops []op, check func(impl int, root common.Hash)) []benchturns.Turn {
 	return preparedTurns(b, open, ops, func(impl int, tr blockTrie) { check(impl, tr.Hash()) })
+}
+
+// openedTurns returns one turn for each opener in open, whose calls open a
+// trie at the state's root and hand it to call, all of it timed.
+func openedTurns(open []func() blockTrie, call func(impl int, tr blockTrie)) []benchturns.Turn {
+	turns := make([]benchturns.Turn, len(open))
+	for impl := range turns {
+		turns[impl].Call = func(int) { call(impl, open[impl]()) }
+	}
+	return turns
 }
 
 // preparedTurns returns turns that each open their trie and apply ops
