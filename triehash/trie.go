@@ -50,10 +50,10 @@ type Trie struct {
 	src     NodeSource
 	workers int
 
-	// dropped holds the path of every stored node changed or removed since
-	// the trie was opened or committed, with that node's stored encoding.
-	// Commit reports each such path as deleted unless a new node is stored
-	// there.
+	// dropped holds the path of every stored node that left the trie since
+	// it was opened or committed, with that node's stored encoding (nodes
+	// changed in place keep theirs). Commit reports each such path as
+	// deleted unless a new node is stored there.
 	dropped droppedNodes
 	// pending lists the nodes changed or made since the last Hash, which
 	// Hash encodes deepest first.
@@ -424,6 +424,8 @@ func (t *Trie) deleteInBranch(n *fullNode, k []byte, pos int) (bool, node, error
 	if sibling < 0 {
 		return true, n, nil // only a malformed branch can end empty
 	}
+	// One child left: a short node takes the branch's place.
+	t.release(n, k[:pos])
 	if short, ok := n.children[sibling].(*shortNode); ok && sibling != terminator {
 		path := append(bytes.Clone(k[:pos]), byte(sibling))
 		t.release(short, path)
@@ -468,9 +470,9 @@ func vanishes(child node, rest []byte) bool {
 // dirtyCache is the cache of a node made or changed in memory.
 var dirtyCache = nodeCache{dirty: true}
 
-// touch marks n, at path, as changed.
+// touch marks n, at path, as changed. n stays at path, so it keeps its
+// stored encoding as the path's origin (see nodeCache.stored).
 func (t *Trie) touch(n node, path []byte) {
-	t.release(n, path)
 	c := cacheOf(n)
 	c.dirty, c.refLen = true, 0
 	t.made(n, len(path), path)
@@ -503,8 +505,11 @@ func pendingOf(n node, depth int, path []byte) pendingNode {
 	return p
 }
 
-// release notes that n, at path, is changed or gone: if it was stored, its
-// path goes into dropped with its encoding as stored.
+// release notes that n leaves path: it is removed, or another node takes
+// its place. If the source holds a node at path, the path goes into
+// dropped with that node's encoding, for Commit to report as deleted
+// unless a new node is stored there. Every node that leaves the trie must
+// be released, changed or not.
 func (t *Trie) release(n node, path []byte) {
 	c := cacheOf(n)
 	if c == nil || c.stored == nil {

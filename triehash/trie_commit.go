@@ -52,14 +52,34 @@ func (t *Trie) CommitChanges(onChange ChangeFunc) ([32]byte, error) {
 		}
 	}
 	t.uncommitted = 0
-	// What was not stored anew has no stored node at its path any more.
-	for i := range t.dropped.prevs {
-		if !t.dropped.restored[i] && onChange != nil {
-			onChange(t.dropped.path(i), [32]byte{}, nil, t.dropped.prevs[i])
-		}
+	if onChange != nil {
+		c.reportDeleted()
 	}
 	t.dropped.reset()
 	return root, nil
+}
+
+// reportDeleted hands onChange, in the order of their paths, the paths
+// whose stored node is gone: the dropped ones that no new node took, and
+// those of changed nodes now embedded in their parents.
+func (c *committer) reportDeleted() {
+	deleted := c.dropped
+	if len(c.embedded.prevs) > 0 {
+		// Rare (hashed keys make few nodes under 32 bytes): both lists
+		// into one, sorted anew.
+		deleted = &c.embedded
+		for i := range c.dropped.prevs {
+			if !c.dropped.restored[i] {
+				deleted.add(c.dropped.path(i), c.dropped.prevs[i])
+			}
+		}
+		deleted.sort()
+	}
+	for i := range deleted.prevs {
+		if !deleted.restored[i] {
+			c.onChange(deleted.path(i), [32]byte{}, nil, deleted.prevs[i])
+		}
+	}
 }
 
 // committer walks the changed nodes of a trie after Hash.
@@ -75,6 +95,9 @@ type committer struct {
 	// log, if not nil, collects the changes in place of onChange: a
 	// subtree walked on a worker hands them over in order afterwards.
 	log *changeLog
+	// embedded lists the paths, with their stored encodings, of changed
+	// nodes that are now embedded in their parents: stored no more.
+	embedded droppedNodes
 }
 
 // walkBranchOnWorkers is walk for a root branch, whose children's subtrees
@@ -84,16 +107,21 @@ type committer struct {
 // paths, which they read, and their restored marks, each path's its own.
 func (c *committer) walkBranchOnWorkers(root *fullNode, workers int) {
 	var logs [16]changeLog
+	var embedded [16]droppedNodes
 	onWorkers(workers, func(nib int) {
 		sub := committer{dropped: c.dropped, path: []byte{byte(nib)}}
 		if c.onChange != nil {
 			sub.log = &logs[nib]
 		}
 		sub.walk(root.children[nib], false)
+		embedded[nib] = sub.embedded
 	})
-	if c.onChange != nil {
-		for i := range logs {
+	for i := range logs {
+		if c.onChange != nil {
 			logs[i].replay(c.onChange)
+		}
+		for j := range embedded[i].prevs {
+			c.embedded.add(embedded[i].path(j), embedded[i].prevs[j])
 		}
 	}
 	c.store(root, &root.cache, true)
@@ -147,14 +175,25 @@ func (c *committer) walk(n node, isRoot bool) {
 func (c *committer) store(n node, cache *nodeCache, isRoot bool) {
 	cache.dirty = false
 	if !cache.hashed() && !isRoot {
-		return // embedded: its parent holds it
+		// Embedded: its parent holds it, and the node stored at its path,
+		// if any, is gone.
+		if cache.stored != nil {
+			c.embedded.add(c.path, cache.stored)
+			cache.stored = nil
+		}
+		return
+	}
+	// The path's origin: the node's own stored encoding if it was stored
+	// here and changed in place, else that of a node that left the path.
+	prev := cache.stored
+	if prev == nil {
+		prev = c.dropped.restore(c.path, &c.near)
 	}
 	cache.stored = c.encodeKept(n)
 	hash := cache.ref
 	if !cache.hashed() {
 		hash = fastkeccak.Sum256(cache.stored)
 	}
-	prev := c.dropped.restore(c.path, &c.near)
 	switch {
 	case c.log != nil:
 		c.log.add(c.path, hash, cache.stored, prev)

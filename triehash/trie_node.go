@@ -52,10 +52,12 @@ type nodeCache struct {
 	dirty bool
 	// pending says the node is listed in its trie's pending nodes.
 	pending bool
-	// stored is the node's encoding as the node source holds it at the
-	// node's path, nil if it holds none: the node was loaded from there, or
-	// handed over by Commit. Changing or removing a stored node leaves a
-	// stale entry, which Commit reports with this encoding as its origin.
+	// stored is the encoding the node source holds at the node's path,
+	// nil if it holds none: the node was loaded from there, or handed over
+	// by Commit. A node never moves to another path, so it keeps stored
+	// while it changes (dirty), as the origin Commit reports for the path;
+	// a node that leaves the trie, or whose place another node takes,
+	// hands stored over to the trie's dropped list (see Trie.release).
 	stored []byte
 }
 
