@@ -487,6 +487,9 @@ func (t *Trie) made(n node, depth int, path []byte) node {
 		return n
 	}
 	c.pending = true
+	if t.pending == nil {
+		t.pending = takePendingList()
+	}
 	t.pending = append(t.pending, pendingOf(n, depth, path))
 	t.uncommitted++
 	return n

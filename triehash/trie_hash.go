@@ -54,8 +54,29 @@ func (t *Trie) Hash() [32]byte {
 // listed node that Hash does not encode is no longer in the trie (the root
 // is clean only if no node under it changed).
 func (t *Trie) dropPending() {
+	if cap(t.pending) == 0 {
+		return
+	}
 	clear(t.pending)
-	t.pending = t.pending[:0]
+	list := t.pending[:0]
+	t.pending = nil
+	pendingLists.Put(&list)
+}
+
+// pendingLists holds the emptied pending lists of hashed tries, for the
+// next trie to fill (see Trie.made): a client opens new tries block after
+// block, each listing thousands of nodes, and a list grown anew for each,
+// copy after copy into memory not yet in the caches, is a visible part of
+// Update's time.
+var pendingLists sync.Pool
+
+// takePendingList returns an empty pending list, from pendingLists if it
+// has one.
+func takePendingList() []pendingNode {
+	if list, ok := pendingLists.Get().(*[]pendingNode); ok {
+		return *list
+	}
+	return nil
 }
 
 // rehash encodes and hashes every pending node. The nodes are sorted by
