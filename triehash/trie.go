@@ -63,7 +63,7 @@ type Trie struct {
 	// whether to share out its walk.
 	uncommitted int
 	keyBuf      []byte // the nibbles of the key being looked up or changed
-	readSink    byte   // what readLines returned, kept so that its reads are not optimised away
+	readSink    byte   // what readLines and insert read ahead, kept so that the reads are not optimised away
 }
 
 // pendingNode is a node to encode at the next Hash, with its depth in
@@ -242,7 +242,10 @@ func (t *Trie) Delete(key []byte) error {
 // stood for it, which changes nothing that Hash or Commit can see.
 
 // insert puts value at the nibbles k[pos:] below n, the node at path
-// k[:pos], and returns the node to put in n's place.
+// k[:pos], and returns the node to put in n's place. On the way down it
+// reads a byte of each node's cache, which touch writes on the way back
+// up: the core then fetches that line while it waits for the nodes below,
+// rather than after them.
 func (t *Trie) insert(n node, k []byte, pos int, value valueNode) (bool, node, error) {
 	if pos == len(k) {
 		if v, ok := n.(valueNode); ok && bytes.Equal(v, value) {
@@ -254,6 +257,7 @@ func (t *Trie) insert(n node, k []byte, pos int, value valueNode) (bool, node, e
 	case nil:
 		return true, t.made(dirtyShort(k[pos:], value), pos, k), nil
 	case *shortNode:
+		t.readSink ^= n.cache.refLen
 		match := sharedNibbles(k[pos:], n.key)
 		if match == len(n.key) {
 			changed, child, err := t.insert(n.val, k, pos+match, value)
@@ -284,6 +288,7 @@ func (t *Trie) insert(n node, k []byte, pos int, value valueNode) (bool, node, e
 		}
 		return true, t.made(dirtyShort(k[pos:at], branch), pos, k), nil
 	case *fullNode:
+		t.readSink ^= n.cache.refLen
 		slot := &n.children[k[pos]]
 		changed, child, err := t.insert(*slot, k, pos+1, value)
 		if !changed || err != nil {
