@@ -49,10 +49,11 @@ func (t *Trie) Hash() [32]byte {
 	return fastkeccak.Sum256(c.ref[:c.refLen]) // the root is hashed however short
 }
 
-// dropPending empties the list of pending nodes. Their pending flags need
-// no clearing here: rehash clears the flag of every node it encodes, and a
-// listed node that Hash does not encode is no longer in the trie (the root
-// is clean only if no node under it changed).
+// dropPending empties the list of pending nodes and hands it to
+// pendingLists for the next trie. Their pending flags need no clearing
+// here: rehash clears the flag of every node it encodes, and a listed node
+// that Hash does not encode is no longer in the trie (the root is clean
+// only if no node under it changed).
 func (t *Trie) dropPending() {
 	if cap(t.pending) == 0 {
 		return
