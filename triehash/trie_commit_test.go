@@ -101,3 +101,67 @@ func TestCommitBlobsUnmodified(t *testing.T) {
 		}
 	}
 }
+
+// TestTrieCommitOrigins checks the origins Commit reports for stored nodes
+// that a change leaves in place, which keep their stored encodings as the
+// origins of their paths instead of going into the dropped list: a leaf
+// whose new value makes it an embedded node (its path deleted, the old leaf
+// the origin), a branch that loses one of two children and collapses into
+// its parent's short node, and a branch that only changes; each alone and
+// all at once, against go-ethereum's node set.
+func TestTrieCommitOrigins(t *testing.T) {
+	value := bytes.Repeat([]byte{0xaa}, 40) // long enough to store every leaf by hash
+	keys := [][]byte{
+		{0x10}, {0x20}, {0x30}, // leaves of the root branch
+		{0x40, 0x01}, {0x40, 0x02}, // a branch of two at path 4 0 0, under an extension
+		{0x50, 0x01}, {0x50, 0x02}, {0x50, 0x03}, // a branch of three at path 5 0 0
+	}
+	values := make([][]byte, len(keys))
+	for i := range values {
+		values[i] = value
+	}
+	embedded := op{keys[0], []byte{1}}
+	collapsed := op{key: keys[4]}
+	changed := op{keys[6], bytes.Repeat([]byte{0xbb}, 40)}
+	// What go-ethereum's set must hold for each case to be the one named:
+	// at path, a deletion (stored false) or a stored node, with an origin.
+	type expect struct {
+		path   []byte
+		stored bool
+	}
+	cases := []struct {
+		name string
+		ops  []op
+		want []expect
+	}{
+		{"leaf becomes embedded", []op{embedded}, []expect{{[]byte{1}, false}}},
+		{"branch collapses", []op{collapsed}, []expect{{[]byte{4, 0, 0}, false}, {[]byte{4}, true}}},
+		{"branch changes", []op{changed}, []expect{{[]byte{5, 0, 0}, true}}},
+		{"all three", []op{embedded, collapsed, changed}, []expect{{[]byte{1}, false}, {[]byte{4, 0, 0}, false}, {[]byte{5, 0, 0}, true}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			store := newPathStore()
+			root := gethCommitted(t, store, keys, values)
+			gt := gethUpdated(t, store, root, c.ops)
+			wantRoot, set := gt.Commit(false)
+			want := gethChanges(set)
+			for _, e := range c.want {
+				w, ok := want[string(e.path)]
+				if !ok || (w.blob != nil) != e.stored || w.prev == nil {
+					t.Fatalf("go-ethereum's set at path %x is %v (present %v), not the case this test means", e.path, w, ok)
+				}
+			}
+			tr, err := NewTrie(root, store.source())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for step, o := range c.ops {
+				if err := applyOp(tr, o, step); err != nil {
+					t.Fatal(err)
+				}
+			}
+			checkCommit(t, "", tr, wantRoot, want)
+		})
+	}
+}
