@@ -399,7 +399,8 @@ func (t *Trie) deleteInBranch(n *fullNode, k []byte, pos int) (bool, node, error
 		}
 		*slot = loaded
 	}
-	if sibling := onlySibling(n, index); sibling >= 0 && vanishes(*slot, k[pos+1:]) {
+	sibling := onlySibling(n, index)
+	if sibling >= 0 && vanishes(*slot, k[pos+1:]) {
 		if h, ok := n.children[sibling].(*hashNode); ok && sibling != terminator {
 			loaded, err := t.load(h, append(bytes.Clone(k[:pos]), byte(sibling)))
 			if err != nil {
@@ -412,24 +413,15 @@ func (t *Trie) deleteInBranch(n *fullNode, k []byte, pos int) (bool, node, error
 	if !changed || err != nil {
 		return false, n, err
 	}
-	t.touch(n, k[:pos])
 	*slot = child
-	if child != nil {
+	if child != nil || sibling < 0 {
+		// The branch keeps two children or more (none only if it was
+		// malformed, with the one child): it stays, changed.
+		t.touch(n, k[:pos])
 		return true, n, nil
 	}
-	sibling := -1
-	for i, c := range &n.children {
-		if c != nil {
-			if sibling >= 0 {
-				return true, n, nil // two or more children left
-			}
-			sibling = i
-		}
-	}
-	if sibling < 0 {
-		return true, n, nil // only a malformed branch can end empty
-	}
-	// One child left: a short node takes the branch's place.
+	// One child left: a short node takes the branch's place, and the
+	// branch, gone, is neither touched nor hashed.
 	t.release(n, k[:pos])
 	if short, ok := n.children[sibling].(*shortNode); ok && sibling != terminator {
 		path := append(bytes.Clone(k[:pos]), byte(sibling))
