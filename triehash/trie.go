@@ -289,13 +289,13 @@ func (t *Trie) insert(n node, k []byte, pos int, value valueNode) (bool, node, e
 		return true, t.made(dirtyShort(k[pos:at], branch), pos, k), nil
 	case *fullNode:
 		t.readSink ^= n.cache.refLen
-		slot := &n.children[k[pos]]
-		changed, child, err := t.insert(*slot, k, pos+1, value)
+		index := int(k[pos])
+		changed, child, err := t.insert(n.children[index], k, pos+1, value)
 		if !changed || err != nil {
 			return false, n, err
 		}
 		t.touch(n, k[:pos])
-		*slot = child
+		n.setChild(index, child)
 		return true, n, nil
 	case *hashNode:
 		loaded, err := t.load(n, k[:pos])
@@ -413,7 +413,7 @@ func (t *Trie) deleteInBranch(n *fullNode, k []byte, pos int) (bool, node, error
 	if !changed || err != nil {
 		return false, n, err
 	}
-	*slot = child
+	n.setChild(index, child)
 	if child != nil || sibling < 0 {
 		// The branch keeps two children or more (none only if it was
 		// malformed, with the one child): it stays, changed.

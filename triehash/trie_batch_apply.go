@@ -106,7 +106,11 @@ func (t *Trie) applySplit(sp *batchSplit, keys, values [][]byte) error {
 	})
 	touched := false
 	for nib, sub := range subs {
-		touched = touched || changed[nib]
+		if changed[nib] {
+			// Here, not on the workers: their slots share the mask.
+			sp.branch.rewritten |= 1 << nib
+			touched = true
+		}
 		t.pending = append(t.pending, sub.pending...)
 		t.uncommitted += sub.uncommitted
 		for i := range sub.dropped.prevs {

@@ -190,6 +190,9 @@ func (c *committer) store(n node, cache *nodeCache, isRoot bool) {
 		prev = c.dropped.restore(c.path, &c.near)
 	}
 	cache.stored = c.encodeKept(n)
+	if branch, ok := n.(*fullNode); ok {
+		branch.rewritten = 0 // its children are now what stored holds
+	}
 	hash := cache.ref
 	if !cache.hashed() {
 		hash = fastkeccak.Sum256(cache.stored)

@@ -38,6 +38,12 @@ func decodeStored(hash [32]byte, blob []byte) (node, error) {
 		if err := checkExtensions(n); err != nil {
 			return nil, err
 		}
+		if branch, ok := n.(*fullNode); ok {
+			// Encoded from its children: the copying encoder is kept
+			// to the branches of hashes, which this decoder has read
+			// item by item (see appendBranchOverStored).
+			branch.rewritten = allRewritten
+		}
 	}
 	c := cacheOf(n)
 	c.ref, c.refLen, c.stored = hash, 32, blob

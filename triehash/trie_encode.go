@@ -64,12 +64,15 @@ func appendNode(dst []byte, n node) []byte {
 		dst = appendCompactNibbles(dst, n.key)
 		return appendChildRef(dst, n.val)
 	case *fullNode:
-		// One pass: the children go after room for the list header of
-		// any branch without a value of 64 KiB, and the content moves back
-		// over what the header leaves free.
-		const room = 3
+		if n.overStored() {
+			if enc, ok := appendBranchOverStored(dst, n); ok {
+				return enc
+			}
+		}
+		// One pass: the children go after room for the list header, and
+		// the content moves back over what the header leaves free.
 		start := len(dst)
-		dst = slices.Grow(dst, room+17*33)[:start+room]
+		dst = slices.Grow(dst, branchRoom+17*33)[:start+branchRoom]
 		for _, child := range &n.children {
 			if h, ok := child.(*hashNode); ok {
 				// appendHashRef, written out: the compiler does not
@@ -82,36 +85,112 @@ func appendNode(dst []byte, n node) []byte {
 				putHashRef(dst[p:p+33], (*[32]byte)(h))
 				continue
 			}
-			// One switch, where childRefSize and appendChildRef would
-			// take two, for the children that are not stored hashes.
-			var c *nodeCache
-			switch child := child.(type) {
-			case nil:
-				dst = append(dst, 0x80)
-				continue
-			case valueNode:
-				dst = rlpstream.AppendBytes(dst, child)
-				continue
-			case *shortNode:
-				c = &child.cache
-			case *fullNode:
-				c = &child.cache
-			}
-			if c.refLen == 0 {
-				ensureRef(child)
-			}
-			dst = appendCachedRef(dst, c)
+			dst = appendBranchChild(dst, child)
 		}
-		size := len(dst) - start - room
-		switch header := rlpstream.HeaderSize(size); {
-		case header < room:
-			copy(dst[start+header:], dst[start+room:])
-			dst = dst[:len(dst)-(room-header)]
-		case header > room: // a value of 64 KiB or more
-			dst = slices.Insert(dst, start+room, make([]byte, header-room)...)
-		}
-		rlpstream.AppendListHeader(dst[start:start], size)
-		return dst
+		return closeBranchList(dst, start)
 	}
 	return dst
+}
+
+// branchRoom is the room a branch's encoding leaves for its list header
+// before its children: enough for any branch without a value of 64 KiB.
+const branchRoom = 3
+
+// appendBranchChild appends a branch child's reference, filling the
+// child's cache first if it is empty: one switch, where childRefSize and
+// appendChildRef would take two.
+func appendBranchChild(dst []byte, child node) []byte {
+	var c *nodeCache
+	switch child := child.(type) {
+	case nil:
+		return append(dst, 0x80)
+	case *hashNode:
+		return appendHashRef(dst, (*[32]byte)(child))
+	case valueNode:
+		return rlpstream.AppendBytes(dst, child)
+	case *shortNode:
+		c = &child.cache
+	case *fullNode:
+		c = &child.cache
+	}
+	if c.refLen == 0 {
+		ensureRef(child)
+	}
+	return appendCachedRef(dst, c)
+}
+
+// closeBranchList writes the list header of the branch whose children
+// were appended to dst after branchRoom bytes at start, moving them back
+// over what the header leaves free.
+func closeBranchList(dst []byte, start int) []byte {
+	size := len(dst) - start - branchRoom
+	switch header := rlpstream.HeaderSize(size); {
+	case header < branchRoom:
+		copy(dst[start+header:], dst[start+branchRoom:])
+		dst = dst[:len(dst)-(branchRoom-header)]
+	case header > branchRoom: // a value of 64 KiB or more
+		dst = slices.Insert(dst, start+branchRoom, make([]byte, header-branchRoom)...)
+	}
+	rlpstream.AppendListHeader(dst[start:start], size)
+	return dst
+}
+
+// appendBranchOverStored appends the encoding of branch n from its stored
+// encoding: the items of the children whose rewritten bit is clear are
+// copied from there in runs, the others written from the children. A
+// changed branch of a large trie has one or two children rewritten, so
+// the encoder reads the stored encoding front to back, as one stream,
+// and of the node only the lines of those children, where a walk of all
+// 17 children reads the node's whole array too. It reports false, having
+// appended nothing, if the stored encoding is not a branch whose items it
+// can step over; the stored encodings it is called for, checked when
+// they were decoded or written by Commit, always are.
+func appendBranchOverStored(dst []byte, n *fullNode) ([]byte, bool) {
+	items, _, err := rlpstream.SplitList(n.cache.stored)
+	if err != nil {
+		return dst, false
+	}
+	start := len(dst)
+	dst = slices.Grow(dst, branchRoom+len(items)+17*33)[:start+branchRoom]
+	copied, pos := 0, 0 // items[copied:pos] is still to be copied
+	for i := range 16 {
+		size := 0
+		if pos < len(items) {
+			size = childItemSize(items[pos])
+		}
+		if size == 0 || pos+size > len(items) {
+			return dst[:start], false
+		}
+		if n.rewritten&(1<<i) != 0 {
+			dst = append(dst, items[copied:pos]...)
+			dst = appendBranchChild(dst, n.children[i])
+			copied = pos + size
+		}
+		pos += size
+	}
+	if pos == len(items) {
+		return dst[:start], false // no value item
+	}
+	if n.rewritten&(1<<terminator) != 0 {
+		dst = append(dst, items[copied:pos]...)
+		dst = appendChildRef(dst, n.children[terminator])
+		copied = len(items)
+	}
+	dst = append(dst, items[copied:]...)
+	return closeBranchList(dst, start), true
+}
+
+// childItemSize returns the size of the branch child item whose first
+// byte is b, in a canonical encoding: an empty string, a 32-byte hash, or
+// an embedded node of under 32 bytes; 0 for anything else.
+func childItemSize(b byte) int {
+	switch {
+	case b == 0x80:
+		return 1
+	case b == 0xa0:
+		return 33
+	case b >= 0xc0 && b < 0xc0+31:
+		return 1 + int(b-0xc0)
+	}
+	return 0
 }

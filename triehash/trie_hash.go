@@ -344,6 +344,12 @@ func warm(level []node) (sink byte) {
 	for _, n := range level {
 		switch n := n.(type) {
 		case *fullNode:
+			if n.overStored() {
+				// Its stored encoding holds the hashes of the children
+				// not rewritten, and is all the encoder reads of them.
+				sink ^= readLines(n.cache.stored)
+				continue
+			}
 			for _, c := range n.children[:16] {
 				if h, ok := c.(*hashNode); ok {
 					sink ^= h[0] ^ h[31]

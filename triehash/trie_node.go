@@ -32,6 +32,14 @@ type (
 	fullNode struct {
 		children [17]node
 		cache    nodeCache
+		// rewritten has bit i set once children[i] may differ from item
+		// i of cache.stored, all 17 bits when no item may be taken from
+		// there: the encoder copies the items whose bit is clear from the
+		// stored encoding (see appendBranchOverStored). A child loaded in
+		// place of its hash leaves the bit clear, since it refers to
+		// itself by that hash until it changes, and then the branch's
+		// slot is written again (see setChild).
+		rewritten uint32
 	}
 	hashNode  [32]byte // often aliases the stored parent's encoding
 	valueNode []byte
@@ -39,6 +47,23 @@ type (
 
 // terminator ends the nibbles of a key that leads to a value.
 const terminator = 16
+
+// allRewritten is fullNode.rewritten for a branch whose encoding is made
+// from its children alone.
+const allRewritten = 1<<17 - 1
+
+// overStored reports whether n is encoded over its stored encoding (see
+// appendBranchOverStored).
+func (n *fullNode) overStored() bool {
+	return n.cache.stored != nil && n.rewritten != allRewritten
+}
+
+// setChild puts child into slot i of n, as a change: the slot no longer
+// encodes as the stored item.
+func (n *fullNode) setChild(i int, child node) {
+	n.children[i] = child
+	n.rewritten |= 1 << i
+}
 
 // nodeCache is what a node knows about itself beyond its content.
 type nodeCache struct {
