@@ -1,63 +1,19 @@
 package fastkeccak
 
 import (
-	"os"
-	"path/filepath"
-	"regexp"
 	"runtime"
 	"runtime/debug"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/keccakroot/keccakroot/internal/asmrules"
 )
 
-// textDirective matches a Go assembler TEXT line: name, optional flags, and
-// the frame size.
-var textDirective = regexp.MustCompile(`^TEXT\s+·(\w+)\(SB\),\s*(?:([^$]*),\s*)?\$(-?\d+)`)
-
-// TestAssemblyKeepsStackCheck reads every .s file of the package: no kernel
-// may be NOSPLIT or have a frame under 128 bytes. Either would drop the stack
-// check from the prologue, which is the only point where the scheduler can
-// preempt a long absorb loop; without it one big hash stalls every
-// stop-the-world pause.
-func TestAssemblyKeepsStackCheck(t *testing.T) {
-	files, err := filepath.Glob("*.s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	texts := 0
-	for _, file := range files {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, line := range strings.Split(string(src), "\n") {
-			if !strings.HasPrefix(line, "TEXT") {
-				continue
-			}
-			texts++
-			m := textDirective.FindStringSubmatch(line)
-			if m == nil {
-				t.Errorf("%s:%d: cannot parse %q", file, i+1, line)
-				continue
-			}
-			name, flags := m[1], m[2]
-			frame, _ := strconv.Atoi(m[3])
-			if strings.Contains(flags, "NOSPLIT") || strings.Contains(flags, "|4") || flags == "4" {
-				t.Errorf("%s:%d: %s is NOSPLIT", file, i+1, name)
-			}
-			if frame < 128 {
-				t.Errorf("%s:%d: %s has a %d-byte frame, want at least 128", file, i+1, name, frame)
-			}
-		}
-	}
-	if len(files) > 0 && texts == 0 {
-		t.Error("assembly files hold no TEXT directive")
-	}
-	t.Logf("%d kernels in %d files", texts, len(files))
-}
+// TestAssemblyKeepsStackCheck checks every .s file of the package: no
+// kernel may be NOSPLIT or have a frame under 128 bytes, so that a long
+// absorb loop stays preemptible.
+func TestAssemblyKeepsStackCheck(t *testing.T) { asmrules.KeepsStackCheck(t, ".") }
 
 // TestLongHashDoesNotStallGC hashes 32 MiB in one Sum256 call on one
 // goroutine while another forces garbage collections, and checks that most

@@ -230,7 +230,8 @@ type levelHasher struct {
 	owners  []node        // the nodes whose encodings are hashed, in order
 	msgs    [][]byte      // their encodings
 	digests [][32]byte    // and their hashes
-	warmth  byte          // what warm read, kept
+	chunks  [][]node      // the levels' chunks, in the order hash takes them
+	spans   [][]byte      // the memory askNodes and askContent ask for
 
 	// Workers write these fields all the time: the padding keeps two
 	// hashers, allocated side by side, off each other's cache lines.
@@ -264,14 +265,38 @@ func (h *levelHasher) fileOne(p pendingNode) {
 }
 
 // hash fills the cache of every filed node, the deepest first, and empties
-// the levels.
+// the levels. It takes the levels hashChunk nodes at a time, and while it
+// encodes one chunk the core fetches what the next two need: the nodes of
+// the one after next, and the memory the nodes of the next point to (see
+// askNodes and askContent). Nodes changed by a block lie far apart in a
+// heap much larger than the caches, so that fetching their lines as the
+// encoder reaches them would leave it waiting most of the time.
 func (h *levelHasher) hash() {
 	h.filed = 0
 	for depth := len(h.levels) - 1; depth >= 0; depth-- {
 		level := h.levels[depth]
 		for start := 0; start < len(level); start += hashChunk {
-			h.hashLevel(level[start:min(start+hashChunk, len(level))])
+			h.chunks = append(h.chunks, level[start:min(start+hashChunk, len(level))])
 		}
+	}
+	for _, chunk := range h.chunks[:min(2, len(h.chunks))] {
+		h.askNodes(chunk)
+	}
+	if len(h.chunks) > 0 {
+		h.askContent(h.chunks[0])
+	}
+	for i, chunk := range h.chunks {
+		if i+2 < len(h.chunks) {
+			h.askNodes(h.chunks[i+2])
+		}
+		if i+1 < len(h.chunks) {
+			h.askContent(h.chunks[i+1])
+		}
+		h.hashLevel(chunk)
+	}
+	clear(h.chunks)
+	h.chunks = h.chunks[:0]
+	for depth, level := range h.levels {
 		clear(level)
 		h.levels[depth] = level[:0]
 	}
@@ -280,7 +305,6 @@ func (h *levelHasher) hash() {
 // hashLevel encodes nodes of one depth and fills their caches: the
 // encoding itself if shorter than 32 bytes, else its hash.
 func (h *levelHasher) hashLevel(level []node) {
-	h.warmth ^= warm(level)
 	h.buf, h.ends = h.buf[:0], h.ends[:0]
 	for _, n := range level {
 		c := cacheOf(n)
@@ -331,35 +355,4 @@ func ensureRef(n node) {
 		return
 	}
 	c.ref, c.refLen = fastkeccak.Sum256(enc), 32
-}
-
-// warm reads the ends of every child hash of the branches in level, and of
-// every leaf's value, before they are encoded. The hashes usually sit in
-// their parents' stored encodings and the values in copies made when they
-// were set, long out of the cache by now; loads with nothing depending on
-// them are in flight together, where the encoder, which stores between
-// loads, would wait for them one after another. It returns a byte of
-// them, which the caller keeps so that the loads are not optimised away.
-func warm(level []node) (sink byte) {
-	for _, n := range level {
-		switch n := n.(type) {
-		case *fullNode:
-			if n.overStored() {
-				// Its stored encoding holds the hashes of the children
-				// not rewritten, and is all the encoder reads of them.
-				sink ^= readLines(n.cache.stored)
-				continue
-			}
-			for _, c := range n.children[:16] {
-				if h, ok := c.(*hashNode); ok {
-					sink ^= h[0] ^ h[31]
-				}
-			}
-		case *shortNode:
-			if v, ok := n.val.(valueNode); ok && len(v) > 0 {
-				sink ^= v[0] ^ v[len(v)-1]
-			}
-		}
-	}
-	return sink
 }
