@@ -1,6 +1,7 @@
 package triehash
 
 import (
+	"math/bits"
 	"unsafe"
 
 	"github.com/keccakroot/keccakroot/internal/prefetch"
@@ -37,8 +38,9 @@ func fullNodeTail(n *fullNode) []byte {
 }
 
 // askContent asks for what chunk's nodes point to and the encoder reads: a
-// branch's stored encoding if it is encoded over it, else its children; a
-// short node's key, and its value or its child's hash. The nodes' own
+// branch's stored encoding and the slots of its rewritten children if it
+// is encoded over it, else all its children; a short node's key, and its
+// value or its child's hash. The nodes' own
 // fields, asked for by askNodes a chunk earlier, are read here.
 func (h *levelHasher) askContent(chunk []node) {
 	for _, n := range chunk {
@@ -46,6 +48,12 @@ func (h *levelHasher) askContent(chunk []node) {
 		case *fullNode:
 			if n.overStored() {
 				h.spans = append(h.spans, n.cache.stored)
+				// The slots of the rewritten children, which the
+				// encoder reads from the node's array.
+				for mask := n.rewritten; mask != 0; mask &= mask - 1 {
+					slot := &n.children[bits.TrailingZeros32(mask)]
+					h.spans = append(h.spans, unsafe.Slice((*byte)(unsafe.Pointer(slot)), unsafe.Sizeof(*slot)))
+				}
 			} else {
 				h.spans = append(h.spans, unsafe.Slice((*byte)(unsafe.Pointer(&n.children)), unsafe.Sizeof(n.children)))
 			}
