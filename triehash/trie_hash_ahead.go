@@ -16,14 +16,15 @@ import (
 // ahead, and, one chunk ahead, what those nodes, by then fetched, point to.
 
 // askNodes asks for the fields of chunk's nodes that the encoder and
-// askContent read: a branch's cache and rewritten mask, which a branch
-// encoded over its stored encoding needs of the node and which sit at its
-// end, and the whole of a short node but its key's room.
+// askContent read: of a branch its first byte (see fullNodeHead) and its
+// cache and rewritten mask, which sit at its end and are all a branch
+// encoded over its stored encoding needs of the node but the slots of its
+// rewritten children; the whole of a short node but its key's room.
 func (h *levelHasher) askNodes(chunk []node) {
 	for _, n := range chunk {
 		switch n := n.(type) {
 		case *fullNode:
-			h.spans = append(h.spans, fullNodeTail(n))
+			h.spans = append(h.spans, fullNodeHead(n), fullNodeTail(n))
 		case *shortNode:
 			h.spans = append(h.spans, unsafe.Slice((*byte)(unsafe.Pointer(n)), unsafe.Sizeof(*n)))
 		}
@@ -31,10 +32,26 @@ func (h *levelHasher) askNodes(chunk []node) {
 	h.askSpans()
 }
 
-// fullNodeTail returns the memory of n from its cache to its end.
+// fullNodeHead returns the first byte of n. Taking the address of a
+// field, as cacheOf does, checks the node against nil by a load from that
+// byte, so its line is read for every node the encoder fills, though the
+// encoder needs nothing else on it.
+func fullNodeHead(n *fullNode) []byte { return unsafe.Slice((*byte)(unsafe.Pointer(n)), 1) }
+
+// fullNodeTail returns the memory of n from its cache to its end. The
+// address is computed with unsafe.Add, not taken as &n.cache, whose nil
+// check (see fullNodeHead) would wait here for the line asked for.
 func fullNodeTail(n *fullNode) []byte {
-	const size = unsafe.Sizeof(*n) - unsafe.Offsetof(n.cache)
-	return unsafe.Slice((*byte)(unsafe.Pointer(&n.cache)), size)
+	const offset, size = unsafe.Offsetof(n.cache), unsafe.Sizeof(*n) - unsafe.Offsetof(n.cache)
+	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(n), offset)), size)
+}
+
+// childSlot returns the memory of slot i of n's children, its address
+// computed as fullNodeTail computes its own.
+func childSlot(n *fullNode, i int) []byte {
+	const slotSize = unsafe.Sizeof(n.children[0])
+	offset := unsafe.Offsetof(n.children) + uintptr(i)*slotSize
+	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(n), offset)), slotSize)
 }
 
 // askContent asks for what chunk's nodes point to and the encoder reads: a
@@ -51,8 +68,7 @@ func (h *levelHasher) askContent(chunk []node) {
 				// The slots of the rewritten children, which the
 				// encoder reads from the node's array.
 				for mask := n.rewritten; mask != 0; mask &= mask - 1 {
-					slot := &n.children[bits.TrailingZeros32(mask)]
-					h.spans = append(h.spans, unsafe.Slice((*byte)(unsafe.Pointer(slot)), unsafe.Sizeof(*slot)))
+					h.spans = append(h.spans, childSlot(n, bits.TrailingZeros32(mask)))
 				}
 			} else {
 				h.spans = append(h.spans, unsafe.Slice((*byte)(unsafe.Pointer(&n.children)), unsafe.Sizeof(n.children)))
@@ -63,7 +79,8 @@ func (h *levelHasher) askContent(chunk []node) {
 			case valueNode:
 				h.spans = append(h.spans, v)
 			case *hashNode:
-				h.spans = append(h.spans, v[:])
+				// Not v[:], whose nil check would wait for the line.
+				h.spans = append(h.spans, unsafe.Slice((*byte)(unsafe.Pointer(v)), len(v)))
 			}
 		}
 	}
