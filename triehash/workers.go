@@ -31,6 +31,12 @@ func shareOut(workers, items int, work func(next func() (int, bool))) {
 // goroutines, runs first (if not nil) on the calling goroutine while they
 // wake up, and only then lets any of them call work. A serial step that
 // prepares the items thus hides the time it takes to wake idle cores.
+//
+// It waits only for the goroutines that began work before the calling one
+// ran out of items: one that runs only after that, as a goroutine woken on
+// an idle core of a virtual machine can, hundreds of microseconds later,
+// finds nothing to do and returns without calling work, and the caller
+// does not wait for it to wake.
 func shareOutAfter(workers, items int, first func(), work func(next func() (int, bool))) {
 	var taken atomic.Int32
 	next := func() (int, bool) {
@@ -45,16 +51,31 @@ func shareOutAfter(workers, items int, first func(), work func(next func() (int,
 		return
 	}
 	var gate atomic.Int32 // gateClosed until first is done, then gateOpen
-	var wg sync.WaitGroup
+	var (
+		mu      sync.Mutex
+		late    bool // the caller ran out of items: no goroutine may begin
+		working int  // the goroutines that began work
+	)
+	done := make(chan struct{}, workers-1)
 	for range workers - 1 {
-		wg.Go(func() {
+		go func() {
 			for gate.Load() == gateClosed {
 				runtime.Gosched()
 			}
-			if gate.Load() == gateOpen {
-				work(next)
+			if gate.Load() != gateOpen {
+				return
 			}
-		})
+			mu.Lock()
+			begin := !late
+			if begin {
+				working++
+			}
+			mu.Unlock()
+			if begin {
+				work(next)
+				done <- struct{}{}
+			}
+		}()
 	}
 	func() {
 		// A first that panics still releases the other goroutines, with
@@ -67,7 +88,13 @@ func shareOutAfter(workers, items int, first func(), work func(next func() (int,
 		state = gateOpen
 	}()
 	work(next)
-	wg.Wait()
+	mu.Lock()
+	late = true
+	waitFor := working
+	mu.Unlock()
+	for range waitFor {
+		<-done
+	}
 }
 
 // The states of shareOutAfter's gate.

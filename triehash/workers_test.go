@@ -97,3 +97,32 @@ func TestGroupLimit(t *testing.T) {
 		t.Errorf("2 workers, 13,005 nodes left: limit %d, want %d", got, hashGroupNodes)
 	}
 }
+
+// TestShareOutAfterLeavesLateWorkers runs shareOutAfter where the other
+// goroutines cannot run before the caller has done every item (one
+// processor, work that never yields), and checks that it returns without
+// waiting for them, and that they, when they run, do no work.
+func TestShareOutAfterLeavesLateWorkers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	before := runtime.NumGoroutine()
+	var calls, items atomic.Int32
+	shareOutAfter(4, 16, nil, func(next func() (int, bool)) {
+		calls.Add(1)
+		for _, ok := next(); ok; _, ok = next() {
+			items.Add(1)
+		}
+	})
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("work was called %d times before shareOutAfter returned, want once, by the caller", n)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines left running", n-before)
+	}
+	if n, done := calls.Load(), items.Load(); n != 1 || done != 16 {
+		t.Errorf("work called %d times in all and %d items done, want once and 16", n, done)
+	}
+}
