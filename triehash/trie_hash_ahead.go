@@ -57,8 +57,8 @@ func childSlot(n *fullNode, i int) []byte {
 // askContent asks for what chunk's nodes point to and the encoder reads: a
 // branch's stored encoding and the slots of its rewritten children if it
 // is encoded over it, else all its children; a short node's key, and its
-// value or its child's hash. The nodes' own
-// fields, asked for by askNodes a chunk earlier, are read here.
+// value or its child's hash. The nodes' own fields, asked for by askNodes
+// a chunk earlier, are read here.
 func (h *levelHasher) askContent(chunk []node) {
 	for _, n := range chunk {
 		switch n := n.(type) {

@@ -13,10 +13,11 @@ package prefetch
 //go:generate sh -c "cd ../../fastkeccak/_asm && go run ./prefetch -out ../../internal/prefetch/prefetch_amd64.s"
 
 // Lines asks the core to bring every cache line of each span of spans into
-// its caches, and returns without waiting for them. It reads and writes
-// nothing through the spans: a span may be nil, and may end anywhere.
+// its caches. It writes nothing through the spans; a span may be nil, and
+// may start and end anywhere.
 //
-// On amd64 it issues PREFETCHT0 for each line. Elsewhere (and with the
-// purego tag) it reads a byte of each line instead, which waits for the
-// lines but asks for them all before anything needs them.
+// On amd64 it issues PREFETCHT0 for each line, reads nothing and returns
+// without waiting for the lines. Elsewhere (and with the purego tag) it
+// reads a byte of each line instead, which waits for the lines but asks
+// for them all before anything needs them.
 func Lines(spans [][]byte) { lines(spans) }
