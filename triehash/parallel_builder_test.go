@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
-	"time"
 )
 
 func TestParallelBuilderMatchesBuilder(t *testing.T) {
@@ -91,12 +90,8 @@ func TestParallelBuilderErrorsAndReset(t *testing.T) {
 	}
 	// The workers end once they see the stop; on a loaded machine that
 	// can take a while after Reset returns.
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	if after := runtime.NumGoroutine(); after > before {
-		t.Errorf("%d goroutines left running after Hash", after-before)
+	if n := goroutinesAbove(before, false); n > 0 {
+		t.Errorf("%d goroutines left running after Hash", n)
 	}
 }
 
@@ -111,13 +106,8 @@ func TestParallelBuilderDroppedStops(t *testing.T) {
 		p.chunkSize = 100
 		feed(t, p, keys, values)
 	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		runtime.GC()
-		time.Sleep(time.Millisecond)
-	}
-	if after := runtime.NumGoroutine(); after > before {
-		t.Fatalf("%d goroutines still running after the ParallelBuilder was dropped", after-before)
+	if n := goroutinesAbove(before, true); n > 0 {
+		t.Fatalf("%d goroutines still running after the ParallelBuilder was dropped", n)
 	}
 }
 

@@ -26,32 +26,35 @@ func (h *levelHasher) askNodes(chunk []node) {
 		case *fullNode:
 			h.spans = append(h.spans, fullNodeHead(n), fullNodeTail(n))
 		case *shortNode:
-			h.spans = append(h.spans, unsafe.Slice((*byte)(unsafe.Pointer(n)), unsafe.Sizeof(*n)))
+			h.spans = append(h.spans, memoryAt(unsafe.Pointer(n), 0, unsafe.Sizeof(*n)))
 		}
 	}
 	h.askSpans()
+}
+
+// memoryAt returns the size bytes at offset from p, as a span to ask for.
+// The address is computed with unsafe.Add, where taking the address of a
+// field (&n.cache) would check n against nil by a load from its first
+// byte: a load that would wait here for the line about to be asked for.
+func memoryAt(p unsafe.Pointer, offset, size uintptr) []byte {
+	return unsafe.Slice((*byte)(unsafe.Add(p, offset)), size)
 }
 
 // fullNodeHead returns the first byte of n. Taking the address of a
 // field, as cacheOf does, checks the node against nil by a load from that
 // byte, so its line is read for every node the encoder fills, though the
 // encoder needs nothing else on it.
-func fullNodeHead(n *fullNode) []byte { return unsafe.Slice((*byte)(unsafe.Pointer(n)), 1) }
+func fullNodeHead(n *fullNode) []byte { return memoryAt(unsafe.Pointer(n), 0, 1) }
 
-// fullNodeTail returns the memory of n from its cache to its end. The
-// address is computed with unsafe.Add, not taken as &n.cache, whose nil
-// check (see fullNodeHead) would wait here for the line asked for.
+// fullNodeTail returns the memory of n from its cache to its end.
 func fullNodeTail(n *fullNode) []byte {
-	const offset, size = unsafe.Offsetof(n.cache), unsafe.Sizeof(*n) - unsafe.Offsetof(n.cache)
-	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(n), offset)), size)
+	return memoryAt(unsafe.Pointer(n), unsafe.Offsetof(n.cache), unsafe.Sizeof(*n)-unsafe.Offsetof(n.cache))
 }
 
-// childSlot returns the memory of slot i of n's children, its address
-// computed as fullNodeTail computes its own.
+// childSlot returns the memory of slot i of n's children.
 func childSlot(n *fullNode, i int) []byte {
 	const slotSize = unsafe.Sizeof(n.children[0])
-	offset := unsafe.Offsetof(n.children) + uintptr(i)*slotSize
-	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(n), offset)), slotSize)
+	return memoryAt(unsafe.Pointer(n), unsafe.Offsetof(n.children)+uintptr(i)*slotSize, slotSize)
 }
 
 // askContent asks for what chunk's nodes point to and the encoder reads: a
@@ -71,7 +74,7 @@ func (h *levelHasher) askContent(chunk []node) {
 					h.spans = append(h.spans, childSlot(n, bits.TrailingZeros32(mask)))
 				}
 			} else {
-				h.spans = append(h.spans, unsafe.Slice((*byte)(unsafe.Pointer(&n.children)), unsafe.Sizeof(n.children)))
+				h.spans = append(h.spans, memoryAt(unsafe.Pointer(n), unsafe.Offsetof(n.children), unsafe.Sizeof(n.children)))
 			}
 		case *shortNode:
 			h.spans = append(h.spans, n.key)
@@ -80,7 +83,7 @@ func (h *levelHasher) askContent(chunk []node) {
 				h.spans = append(h.spans, v)
 			case *hashNode:
 				// Not v[:], whose nil check would wait for the line.
-				h.spans = append(h.spans, unsafe.Slice((*byte)(unsafe.Pointer(v)), len(v)))
+				h.spans = append(h.spans, memoryAt(unsafe.Pointer(v), 0, unsafe.Sizeof(*v)))
 			}
 		}
 	}

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -313,4 +315,19 @@ func checkPendingPaths(t testing.TB, what string, tr *Trie) {
 	if checked != len(paths) {
 		t.Fatalf("%s: %d pending nodes in the trie, %d of them listed", what, len(paths), checked)
 	}
+}
+
+// goroutinesAbove waits up to 10 seconds for the goroutines started since
+// before was counted to end (collecting garbage meanwhile if collect is
+// set, for goroutines that end when their owner is collected) and returns
+// how many are still running.
+func goroutinesAbove(before int, collect bool) int {
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		if collect {
+			runtime.GC()
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return runtime.NumGoroutine() - before
 }

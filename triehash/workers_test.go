@@ -54,12 +54,8 @@ func TestShareOutAfterPanic(t *testing.T) {
 		}()
 		shareOutAfter(4, 16, func() { panic("first failed") }, func(func() (int, bool)) { worked.Store(true) })
 	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Errorf("%d goroutines left running after the panic", n-before)
+	if n := goroutinesAbove(before, false); n > 0 {
+		t.Errorf("%d goroutines left running after the panic", n)
 	}
 	if worked.Load() {
 		t.Error("work ran after first panicked")
@@ -115,12 +111,8 @@ func TestShareOutAfterLeavesLateWorkers(t *testing.T) {
 	if n := calls.Load(); n != 1 {
 		t.Fatalf("work was called %d times before shareOutAfter returned, want once, by the caller", n)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Errorf("%d goroutines left running", n-before)
+	if n := goroutinesAbove(before, false); n > 0 {
+		t.Errorf("%d goroutines left running", n)
 	}
 	if n, done := calls.Load(), items.Load(); n != 1 || done != 16 {
 		t.Errorf("work called %d times in all and %d items done, want once and 16", n, done)
