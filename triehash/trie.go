@@ -62,8 +62,9 @@ type Trie struct {
 	// (a node once per Hash it waits for), by which Commit decides
 	// whether to share out its walk.
 	uncommitted int
-	keyBuf      []byte // the nibbles of the key being looked up or changed
-	readSink    byte   // what readLines and insert read ahead, kept so that the reads are not optimised away
+	keyBuf      []byte    // the nibbles of the key being looked up or changed
+	alloc       nodeAlloc // where the nodes loaded on the calling goroutine come from
+	readSink    byte      // what readLines and insert read ahead, kept so that the reads are not optimised away
 }
 
 // pendingNode is a node to encode at the next Hash, with its depth in
@@ -116,7 +117,7 @@ func (t *Trie) load(h *hashNode, path []byte) (node, error) {
 		return nil, err
 	}
 	t.readSink ^= readLines(blob)
-	return decodeLoaded(h, path, blob)
+	return decodeLoaded(&t.alloc, h, path, blob)
 }
 
 // readLines reads a byte of every cache line of b, with nothing waiting on
@@ -144,9 +145,10 @@ func (t *Trie) lookup(h *hashNode, path []byte) ([]byte, error) {
 	return blob, nil
 }
 
-// decodeLoaded decodes blob, which the source gave for h at path.
-func decodeLoaded(h *hashNode, path, blob []byte) (node, error) {
-	n, err := decodeStored([32]byte(*h), blob)
+// decodeLoaded decodes blob, which the source gave for h at path, into a
+// node from a.
+func decodeLoaded(a *nodeAlloc, h *hashNode, path, blob []byte) (node, error) {
+	n, err := decodeStored(a, [32]byte(*h), blob)
 	if err != nil {
 		return nil, &InvalidNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: err}
 	}

@@ -260,6 +260,7 @@ type nodeLoader struct {
 	paths []byte
 	seen  map[*node]int
 	sink  byte
+	alloc nodeAlloc // where the loader's nodes come from
 }
 
 func newNodeLoader(t *Trie, keys, values [][]byte) *nodeLoader {

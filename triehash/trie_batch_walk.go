@@ -163,7 +163,7 @@ func (l *nodeLoader) fetchChunk(reqs []loadRequest) {
 	l.sink ^= sink
 	for i := range reqs {
 		if r := &reqs[i]; r.err == nil {
-			r.loaded, r.err = decodeLoaded(r.hash, l.paths[r.pathAt:r.pathTo], r.blob)
+			r.loaded, r.err = decodeLoaded(&l.alloc, r.hash, l.paths[r.pathAt:r.pathTo], r.blob)
 		}
 	}
 }

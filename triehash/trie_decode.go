@@ -23,16 +23,17 @@ var (
 	errEmptyPath     = errors.New("extension with an empty path")
 )
 
-// decodeStored decodes the node stored under hash. The node keeps
-// references into blob (values, and the hashes of children), so blob must
-// not change afterwards.
-func decodeStored(hash [32]byte, blob []byte) (node, error) {
+// decodeStored decodes the node stored under hash, its branch or leaf
+// taken from a (which may be nil). The node keeps references into blob
+// (values, and the hashes of children), so blob must not change
+// afterwards.
+func decodeStored(a *nodeAlloc, hash [32]byte, blob []byte) (node, error) {
 	var n node
-	if branch := decodeBranchOfHashes(blob); branch != nil {
+	if branch := decodeBranchOfHashes(a, blob); branch != nil {
 		n = branch // children by hash only: no extension to check
 	} else {
 		var err error
-		if n, err = decodeListNode(blob); err != nil {
+		if n, err = decodeListNode(a, blob); err != nil {
 			return nil, err
 		}
 		if err := checkExtensions(n); err != nil {
@@ -75,15 +76,16 @@ func checkExtensions(n node) error {
 // cache stays empty, so that they are encoded again from their content
 // when their parent is, as go-ethereum does.
 func decodeNode(blob []byte) (node, error) {
-	if n := decodeBranchOfHashes(blob); n != nil {
+	if n := decodeBranchOfHashes(nil, blob); n != nil {
 		return n, nil
 	}
-	return decodeListNode(blob)
+	return decodeListNode(nil, blob)
 }
 
 // decodeListNode is decodeNode without the fast path for branches of
-// hashes: the general decoder, which reads every node.
-func decodeListNode(blob []byte) (node, error) {
+// hashes: the general decoder, which reads every node. A leaf's node is
+// taken from a (which may be nil).
+func decodeListNode(a *nodeAlloc, blob []byte) (node, error) {
 	if len(blob) == 0 {
 		return nil, fmt.Errorf("empty node: %w", rlpstream.ErrUnexpectedEnd)
 	}
@@ -108,7 +110,7 @@ func decodeListNode(blob []byte) (node, error) {
 	}
 	switch count {
 	case 2:
-		return decodeShort(parts[0], parts[1])
+		return decodeShort(a, parts[0], parts[1])
 	case 17:
 		return decodeFull(&parts)
 	}
@@ -119,7 +121,8 @@ func decodeListNode(blob []byte) (node, error) {
 // all hashes or empty and which has no value, the nodes of a large trie
 // but its leaves, and returns nil for any other node (or a header that is
 // not canonical, or bytes after the list), which the general decoder reads.
-func decodeBranchOfHashes(blob []byte) *fullNode {
+// The node is taken from a (which may be nil).
+func decodeBranchOfHashes(a *nodeAlloc, blob []byte) *fullNode {
 	if len(blob) < 2 {
 		return nil
 	}
@@ -161,7 +164,7 @@ func decodeBranchOfHashes(blob []byte) *fullNode {
 	if pos+1 != end || blob[pos] != 0x80 {
 		return nil
 	}
-	n := new(fullNode)
+	n := a.branch()
 	for i, at := range hashAt {
 		if at > 0 {
 			n.children[i] = (*hashNode)(blob[at : at+32])
@@ -170,14 +173,15 @@ func decodeBranchOfHashes(blob []byte) *fullNode {
 	return n
 }
 
-// decodeShort decodes a leaf or an extension from its two items.
-func decodeShort(keyItem, valItem []byte) (node, error) {
+// decodeShort decodes a leaf or an extension from its two items, the node
+// taken from a (which may be nil).
+func decodeShort(a *nodeAlloc, keyItem, valItem []byte) (node, error) {
 	compact, _, err := splitString(keyItem)
 	if err != nil {
 		return nil, fmt.Errorf("short node key: %w", err)
 	}
 	var nibbles [2 * 33]byte // a key of up to 32 bytes decodes without allocating
-	n := newShortNode(appendNibblesOfCompact(nibbles[:0], compact), nil)
+	n := a.shortNode(appendNibblesOfCompact(nibbles[:0], compact), nil)
 	if n.isLeaf() {
 		value, _, err := splitString(valItem)
 		if err != nil {
@@ -256,7 +260,7 @@ func decodeRef(b []byte) (node, []byte, error) {
 		return (*hashNode)(ref), rest, nil
 	}
 	// An embedded node is under 32 bytes: not a branch of hashes.
-	child, err := decodeListNode(ref)
+	child, err := decodeListNode(nil, ref)
 	return child, rest, err
 }
 

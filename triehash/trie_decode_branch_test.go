@@ -25,7 +25,7 @@ func TestDecodeBranchOfHashes(t *testing.T) {
 			}
 		}
 		blob := appendNode(nil, &n)
-		fast := decodeBranchOfHashes(blob)
+		fast := decodeBranchOfHashes(nil, blob)
 		if fast == nil {
 			t.Fatalf("branch %x not taken by the fast path", blob)
 		}
@@ -41,7 +41,7 @@ func TestDecodeBranchOfHashes(t *testing.T) {
 		}
 		withValue := &n
 		withValue.children[terminator] = valueNode("v")
-		if decodeBranchOfHashes(appendNode(nil, withValue)) != nil {
+		if decodeBranchOfHashes(nil, appendNode(nil, withValue)) != nil {
 			t.Fatal("fast path took a branch with a value")
 		}
 	}
@@ -50,7 +50,7 @@ func TestDecodeBranchOfHashes(t *testing.T) {
 	n.children[3], n.children[9] = &hashNode{1}, &hashNode{2}
 	blob := appendNode(nil, &n)
 	long := append([]byte{0xf9, 0x00, byte(len(blob) - 2)}, blob[2:]...)
-	if decodeBranchOfHashes(long) != nil {
+	if decodeBranchOfHashes(nil, long) != nil {
 		t.Fatal("fast path took a header that is not canonical")
 	}
 	if _, err := decodeNode(long); err == nil {
@@ -59,7 +59,7 @@ func TestDecodeBranchOfHashes(t *testing.T) {
 	embedded := &fullNode{}
 	embedded.children[0] = &shortNode{key: []byte{1, terminator}, val: valueNode("x")}
 	embedded.children[1] = &hashNode{3}
-	if decodeBranchOfHashes(appendNode(nil, embedded)) != nil {
+	if decodeBranchOfHashes(nil, appendNode(nil, embedded)) != nil {
 		t.Fatal("fast path took an embedded child")
 	}
 }
@@ -81,8 +81,8 @@ func FuzzDecodeBranchOfHashes(f *testing.F) {
 	f.Add(append(appendNode(nil, &n), 0x80))                               // a byte after the list
 	f.Add([]byte{0xf8, 0x12, 0x80})
 	f.Fuzz(func(t *testing.T, blob []byte) {
-		fast := decodeBranchOfHashes(blob)
-		general, err := decodeListNode(blob)
+		fast := decodeBranchOfHashes(nil, blob)
+		general, err := decodeListNode(nil, blob)
 		if fast != nil {
 			if err != nil {
 				t.Fatalf("fast path took %x, which the general decoder rejects: %v", blob, err)

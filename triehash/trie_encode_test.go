@@ -31,7 +31,7 @@ func TestBranchOverStored(t *testing.T) {
 			}
 			blob = appendNode(nil, &b)
 		}
-		n, err := decodeStored([32]byte{1}, blob)
+		n, err := decodeStored(nil, [32]byte{1}, blob)
 		if err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}

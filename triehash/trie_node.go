@@ -204,10 +204,19 @@ type shortNodeWithKey struct {
 // empty. Keys of a few nibbles (extensions, mostly) get an allocation of
 // their own, which is smaller than the room.
 func newShortNode(key []byte, val node) *shortNode {
-	if len(key) <= 16 || len(key) > inlineKeyNibbles {
+	if !fitsRoom(key) {
 		return &shortNode{key: bytes.Clone(key), val: val}
 	}
-	n := new(shortNodeWithKey)
+	return new(shortNodeWithKey).with(key, val)
+}
+
+// fitsRoom reports whether a short node with key is allocated with room
+// for it (see newShortNode).
+func fitsRoom(key []byte) bool { return len(key) > 16 && len(key) <= inlineKeyNibbles }
+
+// with sets the short node in n to a copy of key, in n's room, and val,
+// and returns it.
+func (n *shortNodeWithKey) with(key []byte, val node) *shortNode {
 	// The capacity ends with the key, so that a key grown by a merge
 	// moves out rather than writing past the room.
 	n.key = append(n.room[:0:len(key)], key...)
