@@ -7,13 +7,14 @@ import "slices"
 // each: loading is a cold Update's main cost after the source's own
 // lookups, and a node taken from a chunk costs neither the allocator's
 // bookkeeping nor a fresh span's set-up. A chunk lives while any of its
-// nodes does. Nodes loaded from the store mostly live as long as the trie,
-// so that costs little memory, whereas nodes that changes make come and go
-// and are allocated one by one. The zero value is ready; a nil *nodeAlloc
-// allocates each node on its own. A nodeAlloc serves one goroutine.
+// nodes does, and with it what its dead nodes refer to. Nodes loaded from
+// the store mostly live as long as the trie, so that costs little memory,
+// whereas nodes that changes make come and go and are allocated one by
+// one. The zero value is ready; a nil *nodeAlloc allocates each node on
+// its own. A nodeAlloc serves one goroutine.
 type nodeAlloc struct {
-	branches chunks[fullNode]
-	leaves   chunks[shortNodeWithKey]
+	branches slab[fullNode]
+	leaves   slab[shortNodeWithKey]
 }
 
 // branch returns an empty branch.
@@ -33,7 +34,7 @@ func (a *nodeAlloc) shortNode(key []byte, val node) *shortNode {
 	return a.leaves.next().with(key, val)
 }
 
-// The lengths of a chunks' chunks: they start small, for the storage
+// The lengths of a slab's chunks: they start small, for the storage
 // tries in which a block changes a slot or two, and double up to
 // maxChunkNodes, for the tries in which it loads thousands of nodes.
 const (
@@ -41,15 +42,15 @@ const (
 	maxChunkNodes   = 64
 )
 
-// chunks hands out zeroed values of T from chunks, each taken when the
-// last runs out.
-type chunks[T any] struct {
+// slab hands out zeroed values of T from chunks, each taken when the last
+// runs out.
+type slab[T any] struct {
 	free []T
 	size int // the length asked for the last chunk
 }
 
 // next returns the next free value.
-func (c *chunks[T]) next() *T {
+func (c *slab[T]) next() *T {
 	if len(c.free) == 0 {
 		c.size = min(max(2*c.size, firstChunkNodes), maxChunkNodes)
 		// Grow rounds the chunk up to the allocator's size class, which
