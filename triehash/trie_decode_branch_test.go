@@ -8,7 +8,8 @@ import (
 )
 
 // TestDecodeBranchOfHashes: branches with any set of hash children and no
-// value take the fast path and encode back to the same bytes; a value, an
+// value take the fast path and encode back to the same bytes (a quarter of
+// them with all 16 children, as at the top of a large trie); a value, an
 // embedded child, bytes after the list or a header that is not canonical
 // leave the node to the general decoder, which reads the same nodes.
 func TestDecodeBranchOfHashes(t *testing.T) {
@@ -16,7 +17,7 @@ func TestDecodeBranchOfHashes(t *testing.T) {
 	for trial := range 500 {
 		var n fullNode
 		for i := range 16 {
-			if rng.IntN(2) == 0 || trial%17 == i {
+			if rng.IntN(2) == 0 || trial%17 == i || trial%4 == 0 {
 				var h hashNode
 				for j := range h {
 					h[j] = byte(rng.Uint32())
@@ -45,6 +46,7 @@ func TestDecodeBranchOfHashes(t *testing.T) {
 			t.Fatal("fast path took a branch with a value")
 		}
 	}
+	checkFullBranchItemHeaders(t)
 	// A branch of two hashes (81 bytes) with a long header it does not need.
 	var n fullNode
 	n.children[3], n.children[9] = &hashNode{1}, &hashNode{2}
@@ -64,6 +66,33 @@ func TestDecodeBranchOfHashes(t *testing.T) {
 	}
 }
 
+// checkFullBranchItemHeaders: a list of the size of a branch of 16 hashes
+// whose items are not all where such a branch has them (any item's first
+// byte changed, or the value's) is left to the general decoder.
+func checkFullBranchItemHeaders(t *testing.T) {
+	var n fullNode
+	for i := range 16 {
+		n.children[i] = &hashNode{byte(i)}
+	}
+	blob := appendNode(nil, &n)
+	if decodeBranchOfHashes(nil, blob) == nil {
+		t.Fatal("fast path did not take a branch of 16 hashes")
+	}
+	for i := range 17 {
+		at := 3 + 33*i
+		for _, b := range []byte{0x80, 0xa1, 0x9f, 0xa0 ^ 0x80} {
+			if b == blob[at] {
+				continue
+			}
+			bad := bytes.Clone(blob)
+			bad[at] = b
+			if decodeBranchOfHashes(nil, bad) != nil {
+				t.Fatalf("fast path took a branch of 16 hashes with item %d's first byte %#x", i, b)
+			}
+		}
+	}
+}
+
 // FuzzDecodeBranchOfHashes: on any bytes, the fast path for branches of
 // hashes takes only what the general decoder reads as the same branch, and
 // it takes every such branch that is encoded as the trie encodes it (a
@@ -75,7 +104,12 @@ func FuzzDecodeBranchOfHashes(f *testing.F) {
 			n.children[i] = &hashNode{byte(i)}
 		}
 	}
-	f.Add(appendNode(nil, &n))                                             // long header, two bytes of size
+	f.Add(appendNode(nil, &n)) // long header, two bytes of size
+	all := n
+	for i := range 16 {
+		all.children[i] = &hashNode{byte(i)}
+	}
+	f.Add(appendNode(nil, &all))                                           // all 16 children
 	f.Add(appendNode(nil, &fullNode{}))                                    // no children: a short list
 	f.Add(appendNode(nil, &fullNode{children: [17]node{3: &hashNode{1}}})) // one byte of size
 	f.Add(append(appendNode(nil, &n), 0x80))                               // a byte after the list
