@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/keccakroot/keccakroot/internal/prefetch"
 )
 
 // NodeSource is where a Trie finds the stored nodes it has not loaded yet:
@@ -64,7 +66,7 @@ type Trie struct {
 	uncommitted int
 	keyBuf      []byte    // the nibbles of the key being looked up or changed
 	alloc       nodeAlloc // where the nodes loaded on the calling goroutine come from
-	readSink    byte      // what readLines and insert read ahead, kept so that the reads are not optimised away
+	readSink    byte      // what load and insert read ahead, kept so that the reads are not optimised away
 }
 
 // pendingNode is a node to encode at the next Hash, with its depth in
@@ -116,21 +118,8 @@ func (t *Trie) load(h *hashNode, path []byte) (node, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.readSink ^= readLines(blob)
+	t.readSink ^= prefetch.Read(blob)
 	return decodeLoaded(&t.alloc, h, path, blob)
-}
-
-// readLines reads a byte of every cache line of b, with nothing waiting on
-// the reads, so that the core asks for all the lines at once, and returns
-// them XORed together for the caller to keep.
-func readLines(b []byte) (sink byte) {
-	for at := 0; at < len(b); at += 64 {
-		sink ^= b[at]
-	}
-	if len(b) > 0 {
-		sink ^= b[len(b)-1]
-	}
-	return sink
 }
 
 // lookup asks the trie's source for the node stored under h at path.

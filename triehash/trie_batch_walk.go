@@ -3,6 +3,8 @@ package triehash
 import (
 	"bytes"
 	"math"
+
+	"github.com/keccakroot/keccakroot/internal/prefetch"
 )
 
 // Loading a batch's paths a level at a time. A load waits on memory twice,
@@ -158,7 +160,7 @@ func (l *nodeLoader) fetchChunk(reqs []loadRequest) {
 	}
 	var sink byte
 	for i := range reqs {
-		sink ^= readLines(reqs[i].blob)
+		sink ^= prefetch.Read(reqs[i].blob)
 	}
 	l.sink ^= sink
 	for i := range reqs {

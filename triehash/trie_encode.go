@@ -33,18 +33,27 @@ func childRefSize(child node) int {
 	return int(c.refLen)
 }
 
-// appendChildRef appends child's reference inside its parent, whose size
-// childRefSize has computed (and with it any missing cache).
+// appendChildRef appends child's reference inside its parent, filling the
+// child's cache first if it is empty (as childRefSize does): one switch,
+// which a branch's encoder calls without childRefSize for each child.
 func appendChildRef(dst []byte, child node) []byte {
-	switch c := child.(type) {
+	var c *nodeCache
+	switch child := child.(type) {
 	case nil:
 		return append(dst, 0x80)
 	case *hashNode:
-		return appendHashRef(dst, (*[32]byte)(c))
+		return appendHashRef(dst, (*[32]byte)(child))
 	case valueNode:
-		return rlpstream.AppendBytes(dst, c)
+		return rlpstream.AppendBytes(dst, child)
+	case *shortNode:
+		c = &child.cache
+	case *fullNode:
+		c = &child.cache
 	}
-	return appendCachedRef(dst, cacheOf(child))
+	if c.refLen == 0 {
+		ensureRef(child)
+	}
+	return appendCachedRef(dst, c)
 }
 
 // appendCachedRef appends the reference that the filled cache c holds.
@@ -85,7 +94,7 @@ func appendNode(dst []byte, n node) []byte {
 				putHashRef(dst[p:p+33], (*[32]byte)(h))
 				continue
 			}
-			dst = appendBranchChild(dst, child)
+			dst = appendChildRef(dst, child)
 		}
 		return closeBranchList(dst, start)
 	}
@@ -95,29 +104,6 @@ func appendNode(dst []byte, n node) []byte {
 // branchRoom is the room a branch's encoding leaves for its list header
 // before its children: enough for any branch without a value of 64 KiB.
 const branchRoom = 3
-
-// appendBranchChild appends a branch child's reference, filling the
-// child's cache first if it is empty: one switch, where childRefSize and
-// appendChildRef would take two.
-func appendBranchChild(dst []byte, child node) []byte {
-	var c *nodeCache
-	switch child := child.(type) {
-	case nil:
-		return append(dst, 0x80)
-	case *hashNode:
-		return appendHashRef(dst, (*[32]byte)(child))
-	case valueNode:
-		return rlpstream.AppendBytes(dst, child)
-	case *shortNode:
-		c = &child.cache
-	case *fullNode:
-		c = &child.cache
-	}
-	if c.refLen == 0 {
-		ensureRef(child)
-	}
-	return appendCachedRef(dst, c)
-}
 
 // closeBranchList writes the list header of the branch whose children
 // were appended to dst after branchRoom bytes at start, moving them back
@@ -163,7 +149,7 @@ func appendBranchOverStored(dst []byte, n *fullNode) ([]byte, bool) {
 		}
 		if n.rewritten&(1<<i) != 0 {
 			dst = append(dst, items[copied:pos]...)
-			dst = appendBranchChild(dst, n.children[i])
+			dst = appendChildRef(dst, n.children[i])
 			copied = pos + size
 		}
 		pos += size

@@ -279,20 +279,17 @@ func (h *levelHasher) hash() {
 			h.chunks = append(h.chunks, level[start:min(start+hashChunk, len(level))])
 		}
 	}
-	for _, chunk := range h.chunks[:min(2, len(h.chunks))] {
-		h.askNodes(chunk)
-	}
-	if len(h.chunks) > 0 {
-		h.askContent(h.chunks[0])
-	}
-	for i, chunk := range h.chunks {
+	// Two steps before the first chunk only ask for memory.
+	for i := -2; i < len(h.chunks); i++ {
 		if i+2 < len(h.chunks) {
 			h.askNodes(h.chunks[i+2])
 		}
-		if i+1 < len(h.chunks) {
+		if i+1 >= 0 && i+1 < len(h.chunks) {
 			h.askContent(h.chunks[i+1])
 		}
-		h.hashLevel(chunk)
+		if i >= 0 {
+			h.hashLevel(h.chunks[i])
+		}
 	}
 	clear(h.chunks)
 	h.chunks = h.chunks[:0]

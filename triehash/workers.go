@@ -53,10 +53,9 @@ func shareOutAfter(workers, items int, first func(), work func(next func() (int,
 	var gate atomic.Int32 // gateClosed until first is done, then gateOpen
 	var (
 		mu      sync.Mutex
-		late    bool // the caller ran out of items: no goroutine may begin
-		working int  // the goroutines that began work
+		late    bool           // the caller ran out of items: no goroutine may begin
+		working sync.WaitGroup // the goroutines that began work
 	)
-	done := make(chan struct{}, workers-1)
 	for range workers - 1 {
 		go func() {
 			for gate.Load() == gateClosed {
@@ -68,12 +67,12 @@ func shareOutAfter(workers, items int, first func(), work func(next func() (int,
 			mu.Lock()
 			begin := !late
 			if begin {
-				working++
+				working.Add(1)
 			}
 			mu.Unlock()
 			if begin {
 				work(next)
-				done <- struct{}{}
+				working.Done()
 			}
 		}()
 	}
@@ -88,13 +87,12 @@ func shareOutAfter(workers, items int, first func(), work func(next func() (int,
 		state = gateOpen
 	}()
 	work(next)
+	// No goroutine adds to working once late is set, so the wait cannot
+	// race with an Add.
 	mu.Lock()
 	late = true
-	waitFor := working
 	mu.Unlock()
-	for range waitFor {
-		<-done
-	}
+	working.Wait()
 }
 
 // The states of shareOutAfter's gate.

@@ -74,3 +74,24 @@ func BenchmarkLines(b *testing.B) {
 		Lines(spans)
 	}
 }
+
+// TestReadTakesEveryLine checks that Read's result holds the first byte of
+// every line of its span and the span's last byte, and no other: a byte it
+// skipped would be a line it did not read.
+func TestReadTakesEveryLine(t *testing.T) {
+	if got := Read(nil); got != 0 {
+		t.Fatalf("Read(nil) = %#x, want 0", got)
+	}
+	buf := make([]byte, 5*lineBytes+7)
+	for i := range buf {
+		var want byte
+		if i%lineBytes == 0 || i == len(buf)-1 {
+			want = 0x5a
+		}
+		buf[i] = 0x5a
+		if got := Read(buf); got != want {
+			t.Fatalf("byte %d of %d set: Read = %#x, want %#x", i, len(buf), got, want)
+		}
+		buf[i] = 0
+	}
+}
