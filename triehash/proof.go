@@ -49,7 +49,7 @@ walk:
 			path = append(path, n)
 			slot, pos = &n.children[k[pos]], pos+1
 		case *hashNode:
-			loaded, err := t.load(n, k[:pos])
+			loaded, err := t.loadPath(n, k, pos)
 			if err != nil {
 				return nil, err
 			}

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-
-	"github.com/keccakroot/keccakroot/internal/prefetch"
 )
 
 // NodeSource is where a Trie finds the stored nodes it has not loaded yet:
@@ -109,41 +107,6 @@ func (o Options) NewTrie(root [32]byte, src NodeSource) (*Trie, error) {
 	return t, nil
 }
 
-// load reads and decodes the stored node h at path. The blob's lines are
-// read before it is decoded: the decoder finds each item from the one
-// before it, so a blob just read from a large store would otherwise come
-// into the cache a line at a time.
-func (t *Trie) load(h *hashNode, path []byte) (node, error) {
-	blob, err := t.lookup(h, path)
-	if err != nil {
-		return nil, err
-	}
-	t.readSink ^= prefetch.Read(blob)
-	return decodeLoaded(&t.alloc, h, path, blob)
-}
-
-// lookup asks the trie's source for the node stored under h at path.
-func (t *Trie) lookup(h *hashNode, path []byte) ([]byte, error) {
-	if t.src == nil {
-		return nil, &MissingNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: errors.New("no node source")}
-	}
-	blob, err := t.src.Node(path, [32]byte(*h))
-	if err != nil || len(blob) == 0 {
-		return nil, &MissingNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: err}
-	}
-	return blob, nil
-}
-
-// decodeLoaded decodes blob, which the source gave for h at path, into a
-// node from a.
-func decodeLoaded(a *nodeAlloc, h *hashNode, path, blob []byte) (node, error) {
-	n, err := decodeStored(a, [32]byte(*h), blob)
-	if err != nil {
-		return nil, &InvalidNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: err}
-	}
-	return n, nil
-}
-
 // checkKey rejects keys the trie cannot hold.
 func checkKey(key []byte) error {
 	if len(key) > MaxKeyLength {
@@ -177,7 +140,7 @@ func (t *Trie) Get(key []byte) ([]byte, error) {
 			}
 			slot, pos = &n.children[k[pos]], pos+1
 		case *hashNode:
-			loaded, err := t.load(n, k[:pos])
+			loaded, err := t.loadPath(n, k, pos)
 			if err != nil {
 				return nil, err
 			}
@@ -289,7 +252,7 @@ func (t *Trie) insert(n node, k []byte, pos int, value valueNode) (bool, node, e
 		n.setChild(index, child)
 		return true, n, nil
 	case *hashNode:
-		loaded, err := t.load(n, k[:pos])
+		loaded, err := t.loadPath(n, k, pos)
 		if err != nil {
 			return false, n, err
 		}
@@ -360,7 +323,7 @@ func (t *Trie) delete(n node, k []byte, pos int) (bool, node, error) {
 	case *fullNode:
 		return t.deleteInBranch(n, k, pos)
 	case *hashNode:
-		loaded, err := t.load(n, k[:pos])
+		loaded, err := t.loadPath(n, k, pos)
 		if err != nil {
 			return false, n, err
 		}
@@ -384,7 +347,7 @@ func (t *Trie) deleteInBranch(n *fullNode, k []byte, pos int) (bool, node, error
 	index := int(k[pos])
 	slot := &n.children[index]
 	if h, ok := (*slot).(*hashNode); ok {
-		loaded, err := t.load(h, k[:pos+1])
+		loaded, err := t.loadPath(h, k, pos+1)
 		if err != nil {
 			return false, n, err
 		}

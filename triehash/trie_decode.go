@@ -46,8 +46,7 @@ func decodeStored(a *nodeAlloc, hash [32]byte, blob []byte) (node, error) {
 			branch.rewritten = allRewritten
 		}
 	}
-	c := cacheOf(n)
-	c.ref, c.refLen, c.stored = hash, 32, blob
+	cacheOf(n).loaded(hash, blob)
 	return n, nil
 }
 
@@ -123,8 +122,22 @@ func decodeListNode(a *nodeAlloc, blob []byte) (node, error) {
 // not canonical, or bytes after the list), which the general decoder reads.
 // The node is taken from a (which may be nil).
 func decodeBranchOfHashes(a *nodeAlloc, blob []byte) *fullNode {
-	if len(blob) < 2 {
+	layout, ok := scanBranchOfHashes(blob)
+	if !ok {
 		return nil
+	}
+	return layout.branch(a, blob)
+}
+
+// hashesLayout is where each child's hash starts in the encoding of a
+// branch of hashes, 0 for an empty slot.
+type hashesLayout [16]int
+
+// scanBranchOfHashes finds the children's hashes in blob if it is a branch
+// of hashes (see decodeBranchOfHashes), and reports whether it is.
+func scanBranchOfHashes(blob []byte) (layout hashesLayout, ok bool) {
+	if len(blob) < 2 {
+		return layout, false
 	}
 	var pos, size int
 	switch b := blob[0]; {
@@ -133,39 +146,49 @@ func decodeBranchOfHashes(a *nodeAlloc, blob []byte) *fullNode {
 	case b == 0xf8:
 		pos, size = 2, int(blob[1])
 		if size < 56 {
-			return nil
+			return layout, false
 		}
 	case b == 0xf9 && len(blob) >= 3:
 		pos, size = 3, int(blob[1])<<8|int(blob[2])
 		if size < 256 {
-			return nil
+			return layout, false
 		}
 	default:
-		return nil
+		return layout, false
 	}
 	end := pos + size
 	if end != len(blob) {
-		return nil
+		return layout, false
 	}
-	// The node is allocated only once the blob is known to be one: most
-	// blobs that are not, leaves, get this far.
-	var hashAt [16]int // where each child's hash starts, 0 for none
 	for i := range 16 {
 		switch {
 		case pos < end && blob[pos] == 0x80:
 			pos++
 		case pos+33 <= end && blob[pos] == 0xa0:
-			hashAt[i] = pos + 1
+			layout[i] = pos + 1
 			pos += 33
 		default:
-			return nil
+			return layout, false
 		}
 	}
-	if pos+1 != end || blob[pos] != 0x80 {
-		return nil
+	return layout, pos+1 == end && blob[pos] == 0x80
+}
+
+// child returns the hash of child i of the branch of hashes blob, nil if
+// the slot is empty.
+func (l *hashesLayout) child(blob []byte, i int) *hashNode {
+	if at := l[i]; at > 0 {
+		return (*hashNode)(blob[at : at+32])
 	}
+	return nil
+}
+
+// branch returns the branch of hashes blob as a node from a (which may be
+// nil). It is allocated only once the blob is known to be one: most blobs
+// that are not, leaves, get as far as the scan.
+func (l *hashesLayout) branch(a *nodeAlloc, blob []byte) *fullNode {
 	n := a.branch()
-	for i, at := range hashAt {
+	for i, at := range l {
 		if at > 0 {
 			n.children[i] = (*hashNode)(blob[at : at+32])
 		}

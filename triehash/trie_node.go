@@ -86,6 +86,11 @@ type nodeCache struct {
 	stored []byte
 }
 
+// loaded sets the cache of a node decoded from blob, stored under hash.
+func (c *nodeCache) loaded(hash [32]byte, blob []byte) {
+	c.ref, c.refLen, c.stored = hash, 32, blob
+}
+
 // hashed reports whether ref holds the node's current hash.
 func (c *nodeCache) hashed() bool { return c.refLen == 32 }
 

@@ -1,0 +1,100 @@
+package triehash
+
+import (
+	"bytes"
+	"errors"
+
+	"github.com/keccakroot/keccakroot/internal/prefetch"
+)
+
+// load reads and decodes the stored node h at path. The blob's lines are
+// read before it is decoded: the decoder finds each item from the one
+// before it, so a blob just read from a large store would otherwise come
+// into the cache a line at a time.
+func (t *Trie) load(h *hashNode, path []byte) (node, error) {
+	blob, err := t.lookup(h, path)
+	if err != nil {
+		return nil, err
+	}
+	t.readSink ^= prefetch.Read(blob)
+	return decodeLoaded(&t.alloc, h, path, blob)
+}
+
+// lookup asks the trie's source for the node stored under h at path.
+func (t *Trie) lookup(h *hashNode, path []byte) ([]byte, error) {
+	if t.src == nil {
+		return nil, &MissingNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: errors.New("no node source")}
+	}
+	blob, err := t.src.Node(path, [32]byte(*h))
+	if err != nil || len(blob) == 0 {
+		return nil, &MissingNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: err}
+	}
+	return blob, nil
+}
+
+// decodeLoaded decodes blob, which the source gave for h at path, into a
+// node from a.
+func decodeLoaded(a *nodeAlloc, h *hashNode, path, blob []byte) (node, error) {
+	n, err := decodeStored(a, [32]byte(*h), blob)
+	if err != nil {
+		return nil, &InvalidNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: err}
+	}
+	return n, nil
+}
+
+// loadPath is load for the stored node h at k[:pos] on the way of the key
+// k: it loads that node and, while the node loaded last is a branch of
+// hashes with a stored child on k's way, that child too, each linked into
+// its parent in place of its hash, and returns the first. Get, Update and
+// Delete would load the same nodes one after another; loading them here
+// asks the source for a child before its parent is decoded, so that the
+// decoding runs while the child's lookup and lines are on their way from
+// memory rather than before. The nodes below the first reach the trie only
+// through it, which the caller links in, so a failure leaves nothing behind.
+func (t *Trie) loadPath(h *hashNode, k []byte, pos int) (node, error) {
+	blob, err := t.lookup(h, k[:pos])
+	if err != nil {
+		return nil, err
+	}
+	var top node
+	var parent *fullNode
+	for {
+		t.readSink ^= prefetch.Read(blob)
+		layout, isBranch := scanBranchOfHashes(blob)
+		if !isBranch {
+			n, err := decodeLoaded(&t.alloc, h, k[:pos], blob)
+			if err != nil {
+				return nil, err
+			}
+			return link(top, parent, k, pos, n), nil
+		}
+		var next *hashNode
+		var nextBlob []byte
+		if pos < len(k) && k[pos] < terminator {
+			next = layout.child(blob, int(k[pos]))
+		}
+		if next != nil {
+			if nextBlob, err = t.lookup(next, k[:pos+1]); err != nil {
+				return nil, err
+			}
+			prefetch.Lines([][]byte{nextBlob})
+		}
+		n := layout.branch(&t.alloc, blob)
+		n.cache.loaded([32]byte(*h), blob)
+		top = link(top, parent, k, pos, n)
+		if next == nil {
+			return top, nil
+		}
+		parent, h, blob, pos = n, next, nextBlob, pos+1
+	}
+}
+
+// link puts n, loaded at k[:pos] below parent, in place of its hash, and
+// returns the first node of the path: top, or n if there is no parent.
+func link(top node, parent *fullNode, k []byte, pos int, n node) node {
+	if parent == nil {
+		return n
+	}
+	parent.children[k[pos-1]] = n
+	return top
+}
