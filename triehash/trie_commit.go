@@ -191,7 +191,11 @@ func (c *committer) store(n node, cache *nodeCache, isRoot bool) {
 	}
 	cache.stored = c.encodeKept(n)
 	if branch, ok := n.(*fullNode); ok {
-		branch.rewritten = 0 // its children are now what stored holds
+		// Its children are now what stored holds, a branch of hashes or
+		// not (an empty layout).
+		branch.rewritten = 0
+		layout, _ := scanBranchOfHashes(cache.stored)
+		branch.storedHashes = layout.hashes()
 	}
 	hash := cache.ref
 	if !cache.hashed() {

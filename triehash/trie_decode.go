@@ -134,10 +134,11 @@ func decodeBranchOfHashes(a *nodeAlloc, blob []byte) *fullNode {
 type hashesLayout [16]int
 
 // scanBranchOfHashes finds the children's hashes in blob if it is a branch
-// of hashes (see decodeBranchOfHashes), and reports whether it is.
-func scanBranchOfHashes(blob []byte) (layout hashesLayout, ok bool) {
+// of hashes (see decodeBranchOfHashes), and reports whether it is; the
+// layout is empty if not.
+func scanBranchOfHashes(blob []byte) (hashesLayout, bool) {
 	if len(blob) < 2 {
-		return layout, false
+		return hashesLayout{}, false
 	}
 	var pos, size int
 	switch b := blob[0]; {
@@ -146,20 +147,21 @@ func scanBranchOfHashes(blob []byte) (layout hashesLayout, ok bool) {
 	case b == 0xf8:
 		pos, size = 2, int(blob[1])
 		if size < 56 {
-			return layout, false
+			return hashesLayout{}, false
 		}
 	case b == 0xf9 && len(blob) >= 3:
 		pos, size = 3, int(blob[1])<<8|int(blob[2])
 		if size < 256 {
-			return layout, false
+			return hashesLayout{}, false
 		}
 	default:
-		return layout, false
+		return hashesLayout{}, false
 	}
 	end := pos + size
 	if end != len(blob) {
-		return layout, false
+		return hashesLayout{}, false
 	}
+	var layout hashesLayout
 	for i := range 16 {
 		switch {
 		case pos < end && blob[pos] == 0x80:
@@ -168,10 +170,13 @@ func scanBranchOfHashes(blob []byte) (layout hashesLayout, ok bool) {
 			layout[i] = pos + 1
 			pos += 33
 		default:
-			return layout, false
+			return hashesLayout{}, false
 		}
 	}
-	return layout, pos+1 == end && blob[pos] == 0x80
+	if pos+1 != end || blob[pos] != 0x80 {
+		return hashesLayout{}, false
+	}
+	return layout, true
 }
 
 // child returns the hash of child i of the branch of hashes blob, nil if
@@ -188,12 +193,25 @@ func (l *hashesLayout) child(blob []byte, i int) *hashNode {
 // that are not, leaves, get as far as the scan.
 func (l *hashesLayout) branch(a *nodeAlloc, blob []byte) *fullNode {
 	n := a.branch()
+	n.storedHashes = l.hashes()
 	for i, at := range l {
 		if at > 0 {
 			n.children[i] = (*hashNode)(blob[at : at+32])
 		}
 	}
 	return n
+}
+
+// hashes returns the mask of the slots that hold a hash (see
+// fullNode.storedHashes).
+func (l *hashesLayout) hashes() uint16 {
+	var mask uint16
+	for i, at := range l {
+		if at > 0 {
+			mask |= 1 << i
+		}
+	}
+	return mask
 }
 
 // decodeShort decodes a leaf or an extension from its two items, the node

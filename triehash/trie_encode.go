@@ -1,6 +1,7 @@
 package triehash
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/keccakroot/keccakroot/rlpstream"
@@ -74,6 +75,9 @@ func appendNode(dst []byte, n node) []byte {
 		return appendChildRef(dst, n.val)
 	case *fullNode:
 		if n.overStored() {
+			if n.storedHashes != 0 {
+				return appendBranchOverHashes(dst, n)
+			}
 			if enc, ok := appendBranchOverStored(dst, n); ok {
 				return enc
 			}
@@ -164,6 +168,30 @@ func appendBranchOverStored(dst []byte, n *fullNode) ([]byte, bool) {
 	}
 	dst = append(dst, items[copied:]...)
 	return closeBranchList(dst, start), true
+}
+
+// appendBranchOverHashes is appendBranchOverStored for a branch whose
+// stored encoding is a branch of hashes, its layout in n.storedHashes:
+// item i starts after i items, each 33 bytes if a hash and 1 if empty, so
+// the encoder goes from one rewritten child to the next without reading
+// the items between them, and copies the runs between them whole.
+func appendBranchOverHashes(dst []byte, n *fullNode) []byte {
+	stored, hashes := n.cache.stored, uint(n.storedHashes)
+	// The items, 17 and 32 more for each hash, end the stored encoding;
+	// its list header is what comes before them.
+	copied := len(stored) - terminator - 1 - 32*bits.OnesCount(hashes)
+	header := copied
+	start := len(dst)
+	dst = slices.Grow(dst, branchRoom+len(stored)+17*33)[:start+branchRoom]
+	for rewritten := uint(n.rewritten); rewritten != 0; rewritten &= rewritten - 1 {
+		i := bits.TrailingZeros(rewritten)
+		pos := header + i + 32*bits.OnesCount(hashes&(1<<i-1))
+		dst = append(dst, stored[copied:pos]...)
+		dst = appendChildRef(dst, n.children[i])
+		copied = pos + 1 + 32*int(hashes>>i&1)
+	}
+	dst = append(dst, stored[copied:]...)
+	return closeBranchList(dst, start)
 }
 
 // childItemSize returns the size of the branch child item whose first

@@ -36,8 +36,8 @@ func TestBranchOverStored(t *testing.T) {
 			t.Fatalf("round %d: %v", round, err)
 		}
 		branch := n.(*fullNode)
-		if branch.rewritten != 0 || !branch.overStored() {
-			t.Fatalf("round %d: a loaded branch of hashes has rewritten %x", round, branch.rewritten)
+		if branch.rewritten != 0 || !branch.overStored() || branch.storedHashes != childHashes(branch) {
+			t.Fatalf("round %d: a loaded branch of hashes has rewritten %x, stored hashes %x", round, branch.rewritten, branch.storedHashes)
 		}
 		if got := appendNode(nil, branch); !bytes.Equal(got, blob) {
 			t.Fatalf("round %d: unchanged branch encodes as %x, want its stored %x", round, got, blob)
@@ -72,14 +72,30 @@ func TestBranchOverStored(t *testing.T) {
 			branch.setChild(i, child)
 		}
 		got := appendNode(nil, branch)
-		saved := branch.rewritten
+		// The same branch encoded by stepping over the stored items, as
+		// for a stored branch not known to be of hashes, and from its
+		// children alone.
+		hashes, rewritten := branch.storedHashes, branch.rewritten
+		branch.storedHashes = 0
+		stepped := appendNode(nil, branch)
 		branch.rewritten = allRewritten
 		want := appendNode(nil, branch)
-		branch.rewritten = saved
-		if !bytes.Equal(got, want) {
-			t.Fatalf("round %d: rewritten %017b: over stored %x, from the children %x", round, saved, got, want)
+		branch.storedHashes, branch.rewritten = hashes, rewritten
+		if !bytes.Equal(got, want) || !bytes.Equal(stepped, want) {
+			t.Fatalf("round %d: rewritten %017b: by the layout %x, stepping over the items %x, from the children %x", round, rewritten, got, stepped, want)
 		}
 	}
+}
+
+// childHashes returns the mask of n's children that are hashes.
+func childHashes(n *fullNode) uint16 {
+	var mask uint16
+	for i, c := range n.children[:16] {
+		if _, ok := c.(*hashNode); ok {
+			mask |= 1 << i
+		}
+	}
+	return mask
 }
 
 // TestBranchOverStoredFallsBack checks that a stored encoding the encoder

@@ -40,6 +40,13 @@ type (
 		// itself by that hash until it changes, and then the branch's
 		// slot is written again (see setChild).
 		rewritten uint32
+		// storedHashes has bit i set when item i of cache.stored is a
+		// hash, when that encoding is a branch of hashes (every item a
+		// hash or empty, no value): then the encoder finds each item by
+		// arithmetic (see appendBranchOverHashes). It is 0 when the
+		// stored encoding is not known to be one, and the encoder steps
+		// over its items.
+		storedHashes uint16
 	}
 	hashNode  [32]byte // often aliases the stored parent's encoding
 	valueNode []byte
