@@ -1,11 +1,13 @@
 package triehash
 
 import (
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/trie"
 	"github.com/ethereum/go-ethereum/triedb/database"
 )
@@ -94,5 +96,58 @@ func TestTrieLoadsWhatGethLoads(t *testing.T) {
 				t.Fatalf("root %x, go-ethereum %x", got, want)
 			}
 		})
+	}
+}
+
+// TestTrieLoadPathFailsMidway takes away a node two levels below the first
+// node a key's way loads, so that loading the way fails after it has read
+// the nodes above: Get, Update and Delete each report the missing node by
+// its path and hash, leave the trie as it was (its root, and no node of
+// the way linked in), and succeed once the source has the node again.
+func TestTrieLoadPathFailsMidway(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	store := newPathStore()
+	keys, _, _, root := committedKeys(t, store, keyKinds[0], rng, 3000)
+	key := keys[0]
+	k := keyNibbles(key)
+	missing := string(k[:3])
+	blob, ok := store.nodes[missing]
+	if !ok {
+		t.Fatalf("no node at path %x: the trie is too shallow for the test", k[:3])
+	}
+	hidden := true
+	src := sourceFunc(func(path []byte, hash [32]byte) ([]byte, error) {
+		if hidden && string(path) == missing {
+			return nil, nil
+		}
+		return store.node(path, hash)
+	})
+	tr, err := NewTrie(root, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantHash := crypto.Keccak256Hash(blob)
+	for name, call := range map[string]func() error{
+		"Get":    func() error { _, err := tr.Get(key); return err },
+		"Update": func() error { return tr.Update(key, []byte{1}) },
+		"Delete": func() error { return tr.Delete(key) },
+	} {
+		var miss *MissingNodeError
+		if err := call(); !errors.As(err, &miss) || string(miss.Path) != missing || miss.Hash != wantHash {
+			t.Fatalf("%s with node %x missing: %v", name, k[:3], err)
+		}
+		if _, ok := tr.root.(*fullNode).children[k[0]].(*hashNode); !ok {
+			t.Fatalf("%s failed but left the way's first node linked in", name)
+		}
+		if got := tr.Hash(); got != root {
+			t.Fatalf("%s failed but moved the root to %x", name, got)
+		}
+	}
+	hidden = false
+	if v, err := tr.Get(key); err != nil || v == nil {
+		t.Fatalf("Get once the node is back: %x, %v", v, err)
+	}
+	if got := tr.Hash(); got != root {
+		t.Fatalf("root %x after Get, want %x", got, root)
 	}
 }
