@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/keccakroot/keccakroot/fastkeccak"
+	"github.com/keccakroot/keccakroot/internal/prefetch"
 )
 
 // ChangeFunc receives one change of a Commit: a node to store at path
@@ -98,6 +99,8 @@ type committer struct {
 	// embedded lists the paths, with their stored encodings, of changed
 	// nodes that are now embedded in their parents: stored no more.
 	embedded droppedNodes
+	// spans is askAhead's list of the memory to ask for.
+	spans [][]byte
 }
 
 // walkBranchOnWorkers is walk for a root branch, whose children's subtrees
@@ -156,6 +159,7 @@ func (c *committer) walk(n node, isRoot bool) {
 		return
 	}
 	depth := len(c.path)
+	c.askAhead(n)
 	switch n := n.(type) {
 	case *shortNode:
 		c.path = append(c.path, n.key...)
@@ -207,6 +211,26 @@ func (c *committer) store(n node, cache *nodeCache, isRoot bool) {
 	case c.onChange != nil:
 		c.onChange(c.path, hash, cache.stored, prev)
 	}
+}
+
+// askAhead asks for the memory that walk and store read next below n, a
+// changed node, and that a block's changes leave far apart in a large
+// trie: the fields of n's children (or its extension's child) that walk
+// reads first, and the stored encoding that store copies from to encode a
+// branch once its children are stored.
+func (c *committer) askAhead(n node) {
+	switch n := n.(type) {
+	case *shortNode:
+		c.spans = appendNodeSpans(c.spans, []node{n.val})
+	case *fullNode:
+		c.spans = appendNodeSpans(c.spans, n.children[:16])
+		if n.overStored() {
+			c.spans = append(c.spans, n.cache.stored)
+		}
+	}
+	prefetch.Lines(c.spans)
+	clear(c.spans) // keep no node alive
+	c.spans = c.spans[:0]
 }
 
 // encodeKept returns n's encoding, which nothing writes to: written into

@@ -21,15 +21,22 @@ import (
 // encoded over its stored encoding needs of the node but the slots of its
 // rewritten children; the whole of a short node but its key's room.
 func (h *levelHasher) askNodes(chunk []node) {
-	for _, n := range chunk {
+	h.spans = appendNodeSpans(h.spans, chunk)
+	h.askSpans()
+}
+
+// appendNodeSpans appends to spans the fields of the short and full nodes
+// among nodes that the encoder reads, and Commit's walk (see askNodes).
+func appendNodeSpans(spans [][]byte, nodes []node) [][]byte {
+	for _, n := range nodes {
 		switch n := n.(type) {
 		case *fullNode:
-			h.spans = append(h.spans, fullNodeHead(n), fullNodeTail(n))
+			spans = append(spans, fullNodeHead(n), fullNodeTail(n))
 		case *shortNode:
-			h.spans = append(h.spans, memoryAt(unsafe.Pointer(n), 0, unsafe.Sizeof(*n)))
+			spans = append(spans, memoryAt(unsafe.Pointer(n), 0, unsafe.Sizeof(*n)))
 		}
 	}
-	h.askSpans()
+	return spans
 }
 
 // memoryAt returns the size bytes at offset from p, as a span to ask for.
