@@ -199,7 +199,7 @@ func (c *committer) store(n node, cache *nodeCache, isRoot bool) {
 		// not (an empty layout).
 		branch.rewritten = 0
 		layout, _ := scanBranchOfHashes(cache.stored)
-		branch.storedHashes = layout.hashes()
+		branch.storedHashes = layout.hashes
 	}
 	hash := cache.ref
 	if !cache.hashed() {

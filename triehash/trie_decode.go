@@ -3,6 +3,7 @@ package triehash
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/keccakroot/keccakroot/rlpstream"
 )
@@ -129,13 +130,32 @@ func decodeBranchOfHashes(a *nodeAlloc, blob []byte) *fullNode {
 	return layout.branch(a, blob)
 }
 
-// hashesLayout is where each child's hash starts in the encoding of a
-// branch of hashes, 0 for an empty slot.
-type hashesLayout [16]int
+// hashesLayout is the shape of the encoding of a branch of hashes: the
+// length of its list header, and which of its 16 child items are 33-byte
+// hashes (the others are empty, one byte each; the value item, empty, is
+// last). Every item's offset follows from these two.
+type hashesLayout struct {
+	header int
+	hashes uint16
+}
 
-// scanBranchOfHashes finds the children's hashes in blob if it is a branch
-// of hashes (see decodeBranchOfHashes), and reports whether it is; the
-// layout is empty if not.
+// layoutOfHashes returns the layout of a branch of hashes whose encoding is
+// size bytes long and whose hash items are those set in hashes: its list
+// header is what the items leave of size.
+func layoutOfHashes(size int, hashes uint16) hashesLayout {
+	return hashesLayout{header: size - terminator - 1 - 32*bits.OnesCount16(hashes), hashes: hashes}
+}
+
+// itemAt returns where item i (0 to 16) starts.
+func (l hashesLayout) itemAt(i int) int {
+	return l.header + i + 32*bits.OnesCount16(l.hashes&(1<<i-1))
+}
+
+// itemSize returns the size of item i: 33 for a hash, 1 for an empty item.
+func (l hashesLayout) itemSize(i int) int { return 1 + 32*int(l.hashes>>i&1) }
+
+// scanBranchOfHashes finds the layout of blob if it is a branch of hashes
+// (see decodeBranchOfHashes), and reports whether it is.
 func scanBranchOfHashes(blob []byte) (hashesLayout, bool) {
 	if len(blob) < 2 {
 		return hashesLayout{}, false
@@ -161,13 +181,13 @@ func scanBranchOfHashes(blob []byte) (hashesLayout, bool) {
 	if end != len(blob) {
 		return hashesLayout{}, false
 	}
-	var layout hashesLayout
+	layout := hashesLayout{header: pos}
 	for i := range 16 {
 		switch {
 		case pos < end && blob[pos] == 0x80:
 			pos++
 		case pos+33 <= end && blob[pos] == 0xa0:
-			layout[i] = pos + 1
+			layout.hashes |= 1 << i
 			pos += 33
 		default:
 			return hashesLayout{}, false
@@ -181,37 +201,30 @@ func scanBranchOfHashes(blob []byte) (hashesLayout, bool) {
 
 // child returns the hash of child i of the branch of hashes blob, nil if
 // the slot is empty.
-func (l *hashesLayout) child(blob []byte, i int) *hashNode {
-	if at := l[i]; at > 0 {
-		return (*hashNode)(blob[at : at+32])
+func (l hashesLayout) child(blob []byte, i int) *hashNode {
+	if l.hashes&(1<<i) == 0 {
+		return nil
 	}
-	return nil
+	at := l.itemAt(i) + 1
+	return (*hashNode)(blob[at : at+32])
 }
 
 // branch returns the branch of hashes blob as a node from a (which may be
 // nil). It is allocated only once the blob is known to be one: most blobs
 // that are not, leaves, get as far as the scan.
-func (l *hashesLayout) branch(a *nodeAlloc, blob []byte) *fullNode {
+func (l hashesLayout) branch(a *nodeAlloc, blob []byte) *fullNode {
 	n := a.branch()
-	n.storedHashes = l.hashes()
-	for i, at := range l {
-		if at > 0 {
-			n.children[i] = (*hashNode)(blob[at : at+32])
+	n.storedHashes = l.hashes
+	pos := l.header
+	for i := range 16 {
+		if l.hashes&(1<<i) == 0 {
+			pos++
+			continue
 		}
+		n.children[i] = (*hashNode)(blob[pos+1 : pos+33])
+		pos += 33
 	}
 	return n
-}
-
-// hashes returns the mask of the slots that hold a hash (see
-// fullNode.storedHashes).
-func (l *hashesLayout) hashes() uint16 {
-	var mask uint16
-	for i, at := range l {
-		if at > 0 {
-			mask |= 1 << i
-		}
-	}
-	return mask
 }
 
 // decodeShort decodes a leaf or an extension from its two items, the node

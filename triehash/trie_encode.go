@@ -171,24 +171,21 @@ func appendBranchOverStored(dst []byte, n *fullNode) ([]byte, bool) {
 }
 
 // appendBranchOverHashes is appendBranchOverStored for a branch whose
-// stored encoding is a branch of hashes, its layout in n.storedHashes:
-// item i starts after i items, each 33 bytes if a hash and 1 if empty, so
-// the encoder goes from one rewritten child to the next without reading
-// the items between them, and copies the runs between them whole.
+// stored encoding is a branch of hashes, its layout in n.storedHashes: the
+// encoder finds each rewritten child's item by arithmetic, without reading
+// the items before it, and copies the runs between them whole.
 func appendBranchOverHashes(dst []byte, n *fullNode) []byte {
-	stored, hashes := n.cache.stored, uint(n.storedHashes)
-	// The items, 17 and 32 more for each hash, end the stored encoding;
-	// its list header is what comes before them.
-	copied := len(stored) - terminator - 1 - 32*bits.OnesCount(hashes)
-	header := copied
+	stored := n.cache.stored
+	layout := layoutOfHashes(len(stored), n.storedHashes)
 	start := len(dst)
 	dst = slices.Grow(dst, branchRoom+len(stored)+17*33)[:start+branchRoom]
-	for rewritten := uint(n.rewritten); rewritten != 0; rewritten &= rewritten - 1 {
-		i := bits.TrailingZeros(rewritten)
-		pos := header + i + 32*bits.OnesCount(hashes&(1<<i-1))
-		dst = append(dst, stored[copied:pos]...)
+	copied := layout.header
+	for rewritten := n.rewritten; rewritten != 0; rewritten &= rewritten - 1 {
+		i := bits.TrailingZeros32(rewritten)
+		at := layout.itemAt(i)
+		dst = append(dst, stored[copied:at]...)
 		dst = appendChildRef(dst, n.children[i])
-		copied = pos + 1 + 32*int(hashes>>i&1)
+		copied = at + layout.itemSize(i)
 	}
 	dst = append(dst, stored[copied:]...)
 	return closeBranchList(dst, start)
