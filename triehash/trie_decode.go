@@ -29,23 +29,29 @@ var (
 // (values, and the hashes of children), so blob must not change
 // afterwards.
 func decodeStored(a *nodeAlloc, hash [32]byte, blob []byte) (node, error) {
-	var n node
 	if branch := decodeBranchOfHashes(a, blob); branch != nil {
-		n = branch // children by hash only: no extension to check
-	} else {
-		var err error
-		if n, err = decodeListNode(a, blob); err != nil {
-			return nil, err
-		}
-		if err := checkExtensions(n); err != nil {
-			return nil, err
-		}
-		if branch, ok := n.(*fullNode); ok {
-			// Encoded from its children: the copying encoder is kept
-			// to the branches of hashes, which this decoder has read
-			// item by item (see appendBranchOverStored).
-			branch.rewritten = allRewritten
-		}
+		// Children by hash only: no extension to check.
+		branch.cache.loaded(hash, blob)
+		return branch, nil
+	}
+	return decodeStoredList(a, hash, blob)
+}
+
+// decodeStoredList is decodeStored for a blob that is not a branch of
+// hashes: the general decoder, for the caller that has scanned it already.
+func decodeStoredList(a *nodeAlloc, hash [32]byte, blob []byte) (node, error) {
+	n, err := decodeListNode(a, blob)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkExtensions(n); err != nil {
+		return nil, err
+	}
+	if branch, ok := n.(*fullNode); ok {
+		// Encoded from its children: the copying encoder is kept to the
+		// branches of hashes, which this decoder has read item by item
+		// (see appendBranchOverStored).
+		branch.rewritten = allRewritten
 	}
 	cacheOf(n).loaded(hash, blob)
 	return n, nil

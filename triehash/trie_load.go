@@ -7,17 +7,10 @@ import (
 	"github.com/keccakroot/keccakroot/internal/prefetch"
 )
 
-// load reads and decodes the stored node h at path. The blob's lines are
-// read before it is decoded: the decoder finds each item from the one
-// before it, so a blob just read from a large store would otherwise come
-// into the cache a line at a time.
+// load reads and decodes the stored node h at path: loadPath for that
+// node alone.
 func (t *Trie) load(h *hashNode, path []byte) (node, error) {
-	blob, err := t.lookup(h, path)
-	if err != nil {
-		return nil, err
-	}
-	t.readSink ^= prefetch.Read(blob)
-	return decodeLoaded(&t.alloc, h, path, blob)
+	return t.loadPath(h, path, len(path))
 }
 
 // lookup asks the trie's source for the node stored under h at path.
@@ -37,20 +30,29 @@ func (t *Trie) lookup(h *hashNode, path []byte) ([]byte, error) {
 func decodeLoaded(a *nodeAlloc, h *hashNode, path, blob []byte) (node, error) {
 	n, err := decodeStored(a, [32]byte(*h), blob)
 	if err != nil {
-		return nil, &InvalidNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: err}
+		return nil, invalidLoad(h, path, err)
 	}
 	return n, nil
 }
 
-// loadPath is load for the stored node h at k[:pos] on the way of the key
-// k: it loads that node and, while the node loaded last is a branch of
-// hashes with a stored child on k's way, that child too, each linked into
-// its parent in place of its hash, and returns the first. Get, Update and
-// Delete would load the same nodes one after another; loading them here
-// asks the source for a child before its parent is decoded, so that the
-// decoding runs while the child's lookup and lines are on their way from
-// memory rather than before. The nodes below the first reach the trie only
-// through it, which the caller links in, so a failure leaves nothing behind.
+// invalidLoad is the error of a node that the source gave for h at path
+// and that does not decode.
+func invalidLoad(h *hashNode, path []byte, err error) error {
+	return &InvalidNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: err}
+}
+
+// loadPath reads and decodes the stored node h at k[:pos] on the way of
+// the key k and, while the node loaded last is a branch of hashes with a
+// stored child on k's way, that child too, each linked into its parent in
+// place of its hash, and returns the first. Get, Update and Delete would
+// load the same nodes one after another; loading them here asks the source
+// for a child before its parent is decoded, so that the decoding runs while
+// the child's lookup and lines are on their way from memory rather than
+// before. Each blob's lines are read before it is decoded: the decoder
+// finds each item from the one before it, so a blob just read from a
+// large store would otherwise come into the cache a line at a time. The
+// nodes below the first reach the trie only through it, which the caller
+// links in, so a failure leaves nothing behind.
 func (t *Trie) loadPath(h *hashNode, k []byte, pos int) (node, error) {
 	blob, err := t.lookup(h, k[:pos])
 	if err != nil {
@@ -62,9 +64,9 @@ func (t *Trie) loadPath(h *hashNode, k []byte, pos int) (node, error) {
 		t.readSink ^= prefetch.Read(blob)
 		layout, isBranch := scanBranchOfHashes(blob)
 		if !isBranch {
-			n, err := decodeLoaded(&t.alloc, h, k[:pos], blob)
+			n, err := decodeStoredList(&t.alloc, [32]byte(*h), blob)
 			if err != nil {
-				return nil, err
+				return nil, invalidLoad(h, k[:pos], err)
 			}
 			return link(top, parent, k, pos, n), nil
 		}
