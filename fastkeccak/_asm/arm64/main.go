@@ -19,7 +19,7 @@
 //	loop   SUBS + BNE
 //
 // Avoiding moves takes some care, and the generator finds the order of
-// operations itself (see schedule). Before emitting anything it runs the
+// operations itself (see armsched). Before emitting anything it runs the
 // exact instruction list it is about to print on an interpreter and checks
 // the result against a textbook permutation, so a scheduling mistake stops
 // generation instead of producing a wrong kernel.
@@ -27,108 +27,15 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
+	"strings"
+
 	"github.com/keccakroot/keccakroot/fastkeccak/_asm/internal/armsched"
 	"github.com/keccakroot/keccakroot/fastkeccak/_asm/internal/fips202"
-	"log"
-	"math/bits"
-	"os"
-	"strings"
 )
 
 func main() {
-	out := flag.String("out", "", "output file (default standard output)")
-	flag.Parse()
-	log.SetFlags(0)
-	log.SetPrefix("arm64: ")
-
-	round := armsched.Round()
-	if err := selfCheck(round); err != nil {
-		log.Fatal(err)
-	}
-	text := render(round)
-	var err error
-	if *out == "" {
-		_, err = os.Stdout.Write(text)
-	} else {
-		err = os.WriteFile(*out, text, 0o644)
-	}
-	if err != nil {
-		log.Fatal(err)
-	}
-}
-
-// ---------------------------------------------------------------------------
-// Keccak geometry
-
-// The Keccak geometry: where π moves each lane, the ρ
-// rotations and the ι constants, all derived from FIPS 202.
-var (
-	piDst          = fips202.PiDest
-	rho            = fips202.Rho
-	roundConstants = fips202.RoundConstants
-)
-
-// ---------------------------------------------------------------------------
-// Self-check
-
-// run interprets the round code 24 times on the low lanes of a register
-// file, with the same semantics the instruction comments state.
-func run(round []armsched.Instr, a *[25]uint64) {
-	var v [32]uint64
-	copy(v[:], a[:])
-	rc := 0
-	for range 24 {
-		for _, in := range round {
-			s0, s1, s2 := v[in.S[0]], v[in.S[1]], v[in.S[2]]
-			switch in.Op {
-			case armsched.OpEOR3:
-				v[in.D] = s0 ^ s1 ^ s2
-			case armsched.OpRAX1:
-				v[in.D] = s0 ^ bits.RotateLeft64(s1, 1)
-			case armsched.OpXAR:
-				v[in.D] = bits.RotateLeft64(s0^s1, in.Rot)
-			case armsched.OpBCAX:
-				v[in.D] = s0 ^ (s2 &^ s1)
-			case armsched.OpEOR:
-				v[in.D] = s0 ^ s1
-			case armsched.OpLDRC:
-				v[in.D] = roundConstants[rc]
-				rc++
-			}
-		}
-	}
-	copy(a[:], v[:25])
-}
-
-func selfCheck(round []armsched.Instr) error {
-	// Known answer: the permutation of the zero state (Keccak team's
-	// KeccakF-1600-IntermediateValues.txt), first and last lane.
-	var z [25]uint64
-	fips202.Permute(&z)
-	if z[0] != 0xF1258F7940E1DDE7 || z[24] != 0xEAF1FF7B5CECA249 {
-		return fmt.Errorf("textbook permutation fails its known answer: %#x %#x", z[0], z[24])
-	}
-	seed := uint64(0x9E3779B97F4A7C15)
-	for i := range 100 {
-		var a, b [25]uint64
-		for j := range a {
-			if i > 0 {
-				seed ^= seed << 13
-				seed ^= seed >> 7
-				seed ^= seed << 17
-				a[j] = seed
-			}
-		}
-		b = a
-		run(round, &a)
-		fips202.Permute(&b)
-		if a != b {
-			return fmt.Errorf("generated round disagrees with the textbook permutation (state %d)", i)
-		}
-	}
-	return nil
+	armsched.Generate("arm64", 1, render)
 }
 
 // ---------------------------------------------------------------------------
@@ -161,10 +68,10 @@ func render(round []armsched.Instr) []byte {
 	p("// Vd = (Vn^Vm)>>>i; VBCAX Va, Vm, Vn, Vd is Vd = Vn ^ (Vm &^ Va).")
 	p("")
 	p("// Round constants of ι, in round order.")
-	for i, c := range roundConstants {
+	for i, c := range fips202.RoundConstants {
 		p("DATA ·keccakRoundConstantsSHA3<>+0x%02x(SB)/8, $0x%016x", 8*i, c)
 	}
-	p("GLOBL ·keccakRoundConstantsSHA3<>(SB), NOPTR|RODATA, $%d", 8*len(roundConstants))
+	p("GLOBL ·keccakRoundConstantsSHA3<>(SB), NOPTR|RODATA, $%d", 8*len(fips202.RoundConstants))
 
 	loadState := func() {
 		p("\tMOVD\t%s, %s", regA, regLoad)

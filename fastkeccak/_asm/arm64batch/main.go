@@ -18,7 +18,7 @@
 //
 // The round has no register moves: each row of π and χ writes one pair of
 // adjacent B lanes to scratch registers and all others to the register
-// they finish in, in an order found by a small search (see schedule).
+// they finish in, in an order found by a small search (see armsched).
 // Before printing, the generator runs the exact instruction list on an
 // interpreter of both halves and checks it against a textbook permutation.
 //
@@ -36,123 +36,15 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
+	"strings"
+
 	"github.com/keccakroot/keccakroot/fastkeccak/_asm/internal/armsched"
 	"github.com/keccakroot/keccakroot/fastkeccak/_asm/internal/fips202"
-	"log"
-	"math/bits"
-	"os"
-	"strings"
 )
 
 func main() {
-	out := flag.String("out", "", "output file (default standard output)")
-	flag.Parse()
-	log.SetFlags(0)
-	log.SetPrefix("arm64batch: ")
-
-	round := armsched.Round()
-	if err := selfCheck(round); err != nil {
-		log.Fatal(err)
-	}
-	text := render(round)
-	var err error
-	if *out == "" {
-		_, err = os.Stdout.Write(text)
-	} else {
-		err = os.WriteFile(*out, text, 0o644)
-	}
-	if err != nil {
-		log.Fatal(err)
-	}
-}
-
-// ---------------------------------------------------------------------------
-// Keccak geometry
-
-// The Keccak geometry: where π moves each lane, the ρ
-// rotations and the ι constants, all derived from FIPS 202.
-var (
-	piDst          = fips202.PiDest
-	rho            = fips202.Rho
-	roundConstants = fips202.RoundConstants
-)
-
-// ---------------------------------------------------------------------------
-// Self-check
-
-// run interprets the round 24 times on a register file of two 64-bit
-// halves, state j of the pair in half j.
-func run(round []armsched.Instr, a *[2][25]uint64) {
-	var v [32][2]uint64
-	for j := range 2 {
-		for i := range 25 {
-			v[i][j] = a[j][i]
-		}
-	}
-	rc := 0
-	for range 24 {
-		for _, in := range round {
-			var r [2]uint64
-			for j := range 2 {
-				s0, s1, s2 := v[in.S[0]][j], v[in.S[1]][j], v[in.S[2]][j]
-				switch in.Op {
-				case armsched.OpEOR3:
-					r[j] = s0 ^ s1 ^ s2
-				case armsched.OpRAX1:
-					r[j] = s0 ^ bits.RotateLeft64(s1, 1)
-				case armsched.OpXAR:
-					r[j] = bits.RotateLeft64(s0^s1, in.Rot)
-				case armsched.OpBCAX:
-					r[j] = s0 ^ (s2 &^ s1)
-				case armsched.OpEOR:
-					r[j] = s0 ^ s1
-				case armsched.OpLDRC:
-					r[j] = roundConstants[rc]
-				}
-			}
-			if in.Op == armsched.OpLDRC {
-				rc++
-			}
-			v[in.D] = r
-		}
-	}
-	for j := range 2 {
-		for i := range 25 {
-			a[j][i] = v[i][j]
-		}
-	}
-}
-
-func selfCheck(round []armsched.Instr) error {
-	var z [25]uint64
-	fips202.Permute(&z)
-	if z[0] != 0xF1258F7940E1DDE7 || z[24] != 0xEAF1FF7B5CECA249 {
-		return fmt.Errorf("textbook permutation fails its known answer: %#x %#x", z[0], z[24])
-	}
-	seed := uint64(0x243F6A8885A308D3)
-	for i := range 100 {
-		var got [2][25]uint64
-		for j := range 2 {
-			for k := range got[j] {
-				if i > 0 {
-					seed ^= seed << 13
-					seed ^= seed >> 7
-					seed ^= seed << 17
-					got[j][k] = seed
-				}
-			}
-		}
-		want := got
-		run(round, &got)
-		fips202.Permute(&want[0])
-		fips202.Permute(&want[1])
-		if got != want {
-			return fmt.Errorf("generated round disagrees with the textbook permutation (pair %d)", i)
-		}
-	}
-	return nil
+	armsched.Generate("arm64batch", 2, render)
 }
 
 // ---------------------------------------------------------------------------
@@ -189,10 +81,10 @@ func render(round []armsched.Instr) []byte {
 	p("// is Vd = (Vn^Vm)>>>i; VBCAX Va, Vm, Vn, Vd is Vd = Vn ^ (Vm &^ Va).")
 	p("")
 	p("// Round constants of ι, in round order.")
-	for i, c := range roundConstants {
+	for i, c := range fips202.RoundConstants {
 		p("DATA ·batchRoundConstantsSHA3<>+0x%02x(SB)/8, $0x%016x", 8*i, c)
 	}
-	p("GLOBL ·batchRoundConstantsSHA3<>(SB), NOPTR|RODATA, $%d", 8*len(roundConstants))
+	p("GLOBL ·batchRoundConstantsSHA3<>(SB), NOPTR|RODATA, $%d", 8*len(fips202.RoundConstants))
 
 	p("")
 	p("// func absorbBatch2SHA3(a *[50]uint64, p *[2]*byte, fresh uint64, nblocks int)")
