@@ -60,6 +60,13 @@ func init() {
 		panic(fmt.Sprintf("fips202: bad tables: %#x %#x %d %d %d",
 			RoundConstants[1], RoundConstants[23], Rho[1], Rho[24], PiSource[1]))
 	}
+	// Known answer for Permute: the permutation of the zero state (Keccak
+	// team's KeccakF-1600-IntermediateValues.txt), first and last lane.
+	var z [25]uint64
+	Permute(&z)
+	if z[0] != 0xF1258F7940E1DDE7 || z[24] != 0xEAF1FF7B5CECA249 {
+		panic(fmt.Sprintf("fips202: Permute fails its known answer: %#x %#x", z[0], z[24]))
+	}
 }
 
 // Permute is Keccak-f[1600] as section 3.2 writes it, for generators that
