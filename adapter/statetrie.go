@@ -10,12 +10,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/ethereum/go-ethereum/trie"
 	"github.com/ethereum/go-ethereum/trie/trienode"
 	"github.com/ethereum/go-ethereum/triedb/database"
 
-	"github.com/keccakroot/keccakroot/rlpstream"
 	"github.com/keccakroot/keccakroot/triehash"
 )
 
@@ -23,13 +21,15 @@ import (
 // that has no account: create the account first.
 var ErrNoAccount = errors.New("adapter: no account at this address")
 
-// StateTrie is the state as a block changes it: the account trie and the
-// storage tries of the accounts it touches, opened from go-ethereum's trie
-// database. Its methods are those of go-ethereum's state.Trie where they
-// fit, with keys hashed as go-ethereum's StateTrie hashes them (Keccak-256
-// of the address and of the slot). Hash and Commit first rehash the
+// StateTrie is the state as a block changes it, for a program that works on
+// tries rather than through go-ethereum's StateDB: the account trie and the
+// storage tries of the accounts it touches, each a SecureTrie (the tries of
+// NewStateDatabase), opened from go-ethereum's trie database. Its methods
+// are those of go-ethereum's state.Trie, with storage methods that find
+// the account's storage trie themselves. Hash and Commit first rehash the
 // changed storage tries, in parallel, and write their roots into their
-// accounts, then rehash the account trie.
+// accounts, as StateDB's IntermediateRoot does, then rehash the account
+// trie.
 //
 // Deleting an account drops the changes to its storage made here. As with
 // go-ethereum's StateDB, removing the stored storage nodes of a destroyed
@@ -39,20 +39,19 @@ var ErrNoAccount = errors.New("adapter: no account at this address")
 type StateTrie struct {
 	db        database.NodeDatabase
 	stateRoot common.Hash
-	accounts  *triehash.Trie
+	accounts  *SecureTrie
 	storages  map[common.Address]*storageTrie
 }
 
 // storageTrie is an account's storage trie as far as it is loaded.
 type storageTrie struct {
-	owner   common.Hash // Keccak-256 of the address
-	trie    *triehash.Trie
+	*SecureTrie
 	changed bool // since its root was last written into the account
 }
 
 // OpenStateTrie opens the state with the given root in db.
 func OpenStateTrie(stateRoot common.Hash, db database.NodeDatabase) (*StateTrie, error) {
-	accounts, err := OpenTrie(trie.StateTrieID(stateRoot), db)
+	accounts, err := OpenSecureTrie(trie.StateTrieID(stateRoot), db)
 	if err != nil {
 		return nil, err
 	}
@@ -61,48 +60,20 @@ func OpenStateTrie(stateRoot common.Hash, db database.NodeDatabase) (*StateTrie,
 
 // GetAccount returns the account at addr, nil if there is none.
 func (s *StateTrie) GetAccount(addr common.Address) (*types.StateAccount, error) {
-	enc, err := s.accounts.Get(Keccak256(addr[:]))
-	if err != nil || len(enc) == 0 {
-		return nil, err
-	}
-	acc := new(types.StateAccount)
-	if err := rlp.DecodeBytes(enc, acc); err != nil {
-		return nil, fmt.Errorf("adapter: account %x: %w", addr, err)
-	}
-	return acc, nil
+	return s.accounts.GetAccount(addr)
 }
 
 // UpdateAccount stores acc at addr. codeLen is unused, as in go-ethereum's
 // Merkle StateTrie. If this StateTrie changes the account's storage, the
 // root it computes replaces acc.Root at the next Hash or Commit.
 func (s *StateTrie) UpdateAccount(addr common.Address, acc *types.StateAccount, codeLen int) error {
-	value, err := encodeAccount(addr, acc)
-	if err != nil {
-		return err
-	}
-	return s.accounts.Update(Keccak256(addr[:]), value)
-}
-
-// encodeAccount returns acc's encoding in the account trie, as go-ethereum's
-// StateTrie writes it.
-func encodeAccount(addr common.Address, acc *types.StateAccount) ([]byte, error) {
-	if acc == nil || len(acc.CodeHash) != 32 || acc.Balance == nil {
-		// Not a shape AppendAccount writes: encode as go-ethereum does.
-		value, err := rlp.EncodeToBytes(acc)
-		if err != nil {
-			return nil, fmt.Errorf("adapter: account %x: %w", addr, err)
-		}
-		return value, nil
-	}
-	return triehash.AppendAccount(nil, &triehash.Account{
-		Nonce: acc.Nonce, Balance: *acc.Balance, StorageRoot: acc.Root, CodeHash: [32]byte(acc.CodeHash),
-	}), nil
+	return s.accounts.UpdateAccount(addr, acc, codeLen)
 }
 
 // DeleteAccount removes the account at addr, and the changes to its
 // storage made here.
 func (s *StateTrie) DeleteAccount(addr common.Address) error {
-	if err := s.accounts.Delete(Keccak256(addr[:])); err != nil {
+	if err := s.accounts.DeleteAccount(addr); err != nil {
 		return err
 	}
 	delete(s.storages, addr)
@@ -117,15 +88,7 @@ func (s *StateTrie) GetStorage(addr common.Address, key []byte) ([]byte, error) 
 	if err != nil || st == nil {
 		return nil, err
 	}
-	enc, err := st.trie.Get(Keccak256(key))
-	if err != nil || len(enc) == 0 {
-		return nil, err
-	}
-	kind, content, _, err := rlpstream.Split(enc)
-	if err != nil || kind == rlpstream.List {
-		return nil, fmt.Errorf("adapter: storage slot %x of account %x is not an RLP string: %x", key, addr, enc)
-	}
-	return content, nil
+	return st.GetStorage(addr, key)
 }
 
 // UpdateStorage sets slot key of the account at addr to value (its leading
@@ -136,11 +99,8 @@ func (s *StateTrie) UpdateStorage(addr common.Address, key, value []byte) error 
 	if err != nil {
 		return err
 	}
-	if err := st.trie.Update(Keccak256(key), rlpstream.AppendBytes(nil, value)); err != nil {
-		return err
-	}
 	st.changed = true
-	return nil
+	return st.UpdateStorage(addr, key, value)
 }
 
 // DeleteStorage clears slot key of the account at addr. The account must
@@ -150,11 +110,8 @@ func (s *StateTrie) DeleteStorage(addr common.Address, key []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := st.trie.Delete(Keccak256(key)); err != nil {
-		return err
-	}
 	st.changed = true
-	return nil
+	return st.DeleteStorage(addr, key)
 }
 
 // storage returns the storage trie of addr, opening it at the account's
@@ -167,14 +124,20 @@ func (s *StateTrie) storage(addr common.Address) (*storageTrie, error) {
 	if err != nil || acc == nil {
 		return nil, err
 	}
-	owner := Keccak256Hash(addr[:])
-	t, err := openTrie(triehash.Options{Workers: 1}, trie.StorageTrieID(s.stateRoot, owner, acc.Root), s.db)
+	t, err := openStorageTrie(s.stateRoot, addr, acc.Root, s.db)
 	if err != nil {
 		return nil, err
 	}
-	st := &storageTrie{owner: owner, trie: t}
+	st := &storageTrie{SecureTrie: t}
 	s.storages[addr] = st
 	return st, nil
+}
+
+// openStorageTrie opens the storage trie of address, with root, in the
+// state stateRoot. Storage tries hash on one goroutine each: StateDB and
+// StateTrie hash several of them in parallel.
+func openStorageTrie(stateRoot common.Hash, address common.Address, root common.Hash, db database.NodeDatabase) (*SecureTrie, error) {
+	return openSecureTrie(triehash.Options{Workers: 1}, trie.StorageTrieID(stateRoot, Keccak256Hash(address[:]), root), db)
 }
 
 func (s *StateTrie) mustStorage(addr common.Address) (*storageTrie, error) {
@@ -211,7 +174,7 @@ func (s *StateTrie) writeStorageRoots() error {
 	for range min(runtime.GOMAXPROCS(0), len(changed)) {
 		wg.Go(func() {
 			for i := range next {
-				roots[i] = s.storages[changed[i]].trie.Hash()
+				roots[i] = s.storages[changed[i]].Hash()
 			}
 		})
 	}
@@ -247,21 +210,55 @@ func (s *StateTrie) Commit() (common.Hash, *trienode.MergedNodeSet, error) {
 	}
 	merged := trienode.NewMergedNodeSet()
 	for _, addr := range slices.SortedFunc(maps.Keys(s.storages), func(a, b common.Address) int { return a.Cmp(b) }) {
-		st := s.storages[addr]
-		if err := mergeCommit(merged, st.trie, st.owner); err != nil {
+		if _, set := s.storages[addr].Commit(false); set != nil {
+			if err := merged.Merge(set); err != nil {
+				return common.Hash{}, nil, err
+			}
+		}
+	}
+	root, set := s.accounts.Commit(false)
+	if set != nil {
+		if err := merged.Merge(set); err != nil {
 			return common.Hash{}, nil, err
 		}
 	}
-	if err := mergeCommit(merged, s.accounts, common.Hash{}); err != nil {
-		return common.Hash{}, nil, err
-	}
-	return s.accounts.Hash(), merged, nil
+	return root, merged, nil
 }
 
-func mergeCommit(merged *trienode.MergedNodeSet, t *triehash.Trie, owner common.Hash) error {
-	_, set, err := CommitTrie(t, owner)
-	if err != nil || set == nil {
+// PrefetchAccount loads the account trie's nodes along the paths of
+// addresses (see SecureTrie.PrefetchAccount).
+func (s *StateTrie) PrefetchAccount(addresses []common.Address) error {
+	return s.accounts.PrefetchAccount(addresses)
+}
+
+// PrefetchStorage opens the storage trie of addr and loads its nodes along
+// the paths of the slots keys. For an address without an account there is
+// nothing to load.
+func (s *StateTrie) PrefetchStorage(addr common.Address, keys [][]byte) error {
+	st, err := s.storage(addr)
+	if err != nil || st == nil {
 		return err
 	}
-	return merged.Merge(set)
+	return st.PrefetchStorage(addr, keys)
+}
+
+// UpdateAccountBatch stores accounts[i] at addresses[i] for every i in
+// order (see SecureTrie.UpdateAccountBatch).
+func (s *StateTrie) UpdateAccountBatch(addresses []common.Address, accounts []*types.StateAccount, codeLengths []int) error {
+	return s.accounts.UpdateAccountBatch(addresses, accounts, codeLengths)
+}
+
+// UpdateStorageBatch sets slot keys[i] of the account at addr to values[i]
+// for every i in order (see SecureTrie.UpdateStorageBatch). The account
+// must exist.
+func (s *StateTrie) UpdateStorageBatch(addr common.Address, keys [][]byte, values [][]byte) error {
+	st, err := s.mustStorage(addr)
+	if err != nil {
+		return err
+	}
+	if len(keys) != len(values) {
+		return fmt.Errorf("%w: UpdateStorageBatch with %d keys and %d values", triehash.ErrLengthMismatch, len(keys), len(values))
+	}
+	st.changed = st.changed || len(keys) > 0
+	return st.UpdateStorageBatch(addr, keys, values)
 }

@@ -1,0 +1,97 @@
+package adapter
+
+import (
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/trie"
+)
+
+// NewStateDatabase returns go-ethereum's Merkle state database db with
+// keccakroot's tries: OpenTrie and OpenStorageTrie return SecureTries,
+// which load, update, hash and commit the state with keccakroot's Trie,
+// while everything else (Reader, Iteratee, TrieDB, Commit, Type, and
+// ReadersWithCacheStats where db has it, which core.BlockChain uses for its
+// prefetching reader) is db's own. A client switches its StateDB with one
+// line:
+//
+//	sdb := adapter.NewStateDatabase(state.NewMPTDatabase(tdb, codedb).WithSnapshot(snaps))
+//	statedb, err := state.New(parentRoot, sdb)
+//
+// The roots, node sets, witnesses and errors are go-ethereum's, byte for
+// byte. A database that opens no Merkle tries is returned unchanged: a
+// binary-trie (UBT) database, go-ethereum's HistoricDB, a database this
+// function returned, and nil.
+//
+// What a client loses: go-ethereum's StateDB.Copy knows only go-ethereum's
+// own trie types and panics on a StateDB that has opened a SecureTrie,
+// which it does from the first IntermediateRoot, Commit or prefetch on.
+// Copies made before that work (the tries are opened anew from the
+// database). go-ethereum copies state for its miner's pending block,
+// transaction tracing (debug_trace*), gas estimation and the transaction
+// pool's nonce tracker: keep those on go-ethereum's own database, as
+// core.BlockChain's StateAt does unless changed. Likewise a SecureTrie's
+// NodeIterator serves only a trie unchanged since it was opened, which is
+// how go-ethereum's state dump and iterators use it.
+func NewStateDatabase(db state.Database) state.Database {
+	switch db.(type) {
+	case nil, *StateDatabase, *stateDatabaseWithCacheStats, *state.HistoricDB:
+		return db
+	}
+	if !db.Type().Is(state.TypeMPT) {
+		return db
+	}
+	base := &StateDatabase{Database: db}
+	if warmer, ok := db.(cacheStatsReaders); ok {
+		return &stateDatabaseWithCacheStats{StateDatabase: base, warmer: warmer}
+	}
+	return base
+}
+
+// StateDatabase is a go-ethereum state.Database whose tries are
+// keccakroot's: see NewStateDatabase.
+type StateDatabase struct {
+	state.Database // the wrapped database, which does all but open tries
+}
+
+// OpenTrie opens the account trie of the state root.
+func (d *StateDatabase) OpenTrie(root common.Hash) (state.Trie, error) {
+	t, err := OpenSecureTrie(trie.StateTrieID(root), d.TrieDB())
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// OpenStorageTrie opens the storage trie of address, with root, in the
+// state stateRoot. The account trie is unused, as in go-ethereum's Merkle
+// database.
+func (d *StateDatabase) OpenStorageTrie(stateRoot common.Hash, address common.Address, root common.Hash, _ state.Trie) (state.Trie, error) {
+	t, err := openStorageTrie(stateRoot, address, root, d.TrieDB())
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// Unwrap returns the wrapped database.
+func (d *StateDatabase) Unwrap() state.Database { return d.Database }
+
+// cacheStatsReaders is the optional method of go-ethereum's state
+// databases that core.BlockChain looks for to share one cached reader
+// between block execution and its speculative prefetcher.
+type cacheStatsReaders interface {
+	ReadersWithCacheStats(stateRoot common.Hash) (state.Reader, state.Reader, error)
+}
+
+// stateDatabaseWithCacheStats is a StateDatabase over a database that has
+// ReadersWithCacheStats, which it passes on: a type of its own, so that a
+// database without the method is not made to seem to have it.
+type stateDatabaseWithCacheStats struct {
+	*StateDatabase
+	warmer cacheStatsReaders
+}
+
+// ReadersWithCacheStats is the wrapped database's.
+func (d *stateDatabaseWithCacheStats) ReadersWithCacheStats(stateRoot common.Hash) (state.Reader, state.Reader, error) {
+	return d.warmer.ReadersWithCacheStats(stateRoot)
+}
