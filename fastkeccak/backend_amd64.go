@@ -14,8 +14,8 @@ func builtBackends() []backendID {
 // The AVX-512VL kernel keeps the whole state in 25 xmm registers and uses
 // VPTERNLOGQ for θ and χ, one instruction where the scalar kernels need
 // several: they are held at the integer units' limit, and it absorbs
-// faster on Zen 4 and on Ice Lake (BenchmarkKernel; the README has the
-// figures). It touches no zmm register, so it does not trigger the
+// faster on every AVX-512 CPU measured (BenchmarkKernelTurns;
+// docs/performance.md has the figures). It touches no zmm register, so it does not trigger the
 // frequency drop of heavy 512-bit code on Intel cores.
 // BMI2's RORX and BMI1's ANDN make the scalar kernel shorter; CPUs before
 // Haswell lack them and get the portable Go permutation.

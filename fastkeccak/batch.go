@@ -118,8 +118,8 @@ func (l *batchLanes) padTail(j int, tail []byte) {
 // batchSolo is the number of messages at or below which the batch drivers
 // hash with Sum256 one at a time instead of calling the kernel with idle
 // lanes. One call of the 8-way kernel costs about as much as two
-// single-state permutations (BenchmarkBatchKernelCall; the README has the
-// figures), so it pays from three messages on (BenchmarkSum256Short). The
+// single-state permutations (BenchmarkBatchKernelCall; docs/performance.md
+// has the figures), so it pays from three messages on (BenchmarkSum256Short). The
 // narrower kernels cost less than two single permutations a call, so they
 // pay from two messages on.
 func batchSolo(id batchKernelID) int {

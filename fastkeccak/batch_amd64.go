@@ -33,9 +33,9 @@ func builtBatchKernels() []batchKernelID {
 //
 // Zen 4 executes each 512-bit instruction as two 256-bit halves, so 8-way
 // zmm code does no more work per cycle than 4-way ymm code; the choice
-// between them was made by measurement (BenchmarkBatchKernelCall; the
-// README has the figures, a 4-way ymm variant of the AVX-512 kernel
-// included, which lost and is not shipped). Split or not, the zmm kernel
+// between them was made by measurement (BenchmarkBatchKernelCall;
+// docs/performance.md has the figures, a 4-way ymm variant of the AVX-512
+// kernel included, which lost and is not shipped). Split or not, the zmm kernel
 // issues half the instructions for the same work, which leaves the front
 // end and the scheduler room to keep all four vector pipes busy; AVX2 has
 // neither rotates nor three-input logic nor enough registers to keep the

@@ -43,7 +43,7 @@ type NodeFunc func(path []byte, hash [32]byte, blob []byte)
 // stage's chunk, until the next key or Hash.
 //
 // Its memory is the batch stage's chunk, the open branches and the nodes
-// waiting to be hashed together (see the README for what that comes to),
+// waiting to be hashed together (docs/performance.md has what that comes to),
 // allocated with the first key and reused after Reset, so a warm Builder
 // allocates nothing per key. With onNode it also keeps the chunk's node
 // encodings until they are reported; keys or values longer than the first

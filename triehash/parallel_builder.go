@@ -67,7 +67,7 @@ func (r *pipeline) drop() {
 // parallelChunk is the number of keys in a chunk of a ParallelBuilder: many,
 // so that handing a chunk over costs little per key, but few enough that the
 // chunks in flight hold a few megabytes however many keys there are (see
-// the README for the measurements).
+// docs/performance.md for the measurements).
 const parallelChunk = 4096
 
 // chunksInFlight is the number of chunks a ParallelBuilder with workers
@@ -75,7 +75,7 @@ const parallelChunk = 4096
 // encoded, at least one. The producer and the placer are one goroutine each,
 // so more chunks would not make them faster; they would only make a chunk
 // take longer to come back to the producer, whose copies into it then miss
-// the caches (see the README).
+// the caches (see docs/performance.md).
 func chunksInFlight(workers int) int { return max(3, workers+1) }
 
 // chunk is a run of consecutive keys. Its first item repeats the last of
