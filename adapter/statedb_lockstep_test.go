@@ -215,10 +215,15 @@ func (l *lockstep) run(side *stateSide, parent *types.Header, block *types.Block
 	statedb.StartPrefetcher("lockstep", witness)
 	defer statedb.StopPrefetcher()
 	res, err := core.NewStateProcessor(l).Process(context.Background(), block, statedb, nil, nil, vm.Config{}, nil)
-	if err != nil {
-		return blockRun{}, err
+	if err == nil {
+		err = core.NewBlockValidator(l.config, nil).ValidateState(block, statedb, res, false)
 	}
-	if err := core.NewBlockValidator(l.config, nil).ValidateState(block, statedb, res, false); err != nil {
+	if err != nil {
+		// StateDB records the first error of its tries and readers, which
+		// may have made the block fail in another way first.
+		if dbErr := statedb.Error(); dbErr != nil {
+			err = fmt.Errorf("%w; state error: %w", err, dbErr)
+		}
 		return blockRun{}, err
 	}
 	rules := l.config.Rules(block.Number(), block.Difficulty().Sign() == 0, block.Time())
