@@ -399,7 +399,7 @@ func (r *benchResult) writeText(w io.Writer) {
 		fmt.Fprintf(w, "CPU features: %s\n", r.Features)
 	}
 	fmt.Fprintf(w, "fastkeccak backend %s, batch width %d; each side the fastest of %d rounds of at least %s\n\n",
-		r.Backend, r.BatchWidth, benchRounds, time.Duration(r.BenchTime)/benchRounds)
+		r.Backend, r.BatchWidth, benchRounds, formatDuration(time.Duration(r.BenchTime)/benchRounds))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "case\tkeccakroot\tallocs/op\tgo-ethereum\tallocs/op\tspeed-up\tsame\tkeccakroot vs go-ethereum")
 	for _, row := range r.Rows {
@@ -421,10 +421,7 @@ func (r *benchResult) writeText(w io.Writer) {
 // sideTime prints a side's time per operation, with its throughput when it
 // hashes bytes.
 func sideTime(s benchSide) string {
-	t := formatDuration(time.Duration(s.NsPerOp))
-	if s.NsPerOp < 1000 {
-		t = fmt.Sprintf("%.1f ns", s.NsPerOp)
-	}
+	t := formatNanos(s.NsPerOp)
 	if s.MBPerSecond > 0 {
 		t += fmt.Sprintf(" (%.0f MB/s)", s.MBPerSecond)
 	}

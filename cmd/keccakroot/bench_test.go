@@ -2,6 +2,7 @@ package main
 
 import (
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -29,8 +30,19 @@ func TestBenchQuick(t *testing.T) {
 	r = keccakroot(t, nil, "bench", "--quick", "--benchtime", "1ms")
 	wantCode(t, r, exitOK)
 	wantOutput(t, r.stdout, "CPU: ", "fastkeccak backend "+res.Backend, "speed-up", "crypto.Keccak256Hash",
-		"trie.StackTrie", "types.DeriveSha", "genesis.ToBlock()", "every result matched go-ethereum's")
+		"trie.StackTrie", "types.DeriveSha", "genesis.ToBlock()", "every result matched go-ethereum's",
+		"rounds of at least 333 µs")
+	// Every duration printed has at most three significant digits.
+	for _, m := range durationText.FindAllStringSubmatch(r.stdout, -1) {
+		if digits := strings.TrimLeft(strings.ReplaceAll(m[1], ".", ""), "0"); len(digits) > 3 {
+			t.Errorf("bench prints the duration %q with more than three significant digits:\n%s", m[0], r.stdout)
+		}
+	}
 }
+
+// durationText matches a duration as the command prints it ("337 ns",
+// "6.67 ms") or as time.Duration prints it ("6.666666ms"), the number first.
+var durationText = regexp.MustCompile(`(\d+(?:\.\d+)?) ?(?:ns|µs|ms|s)\b`)
 
 // TestNoTestingPackage checks that the shipped command does not link the
 // testing package, whose flags and init a tool has no use for.

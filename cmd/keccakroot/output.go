@@ -79,30 +79,56 @@ func (s *seconds) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// formatDuration prints d with three significant digits in a unit that suits
-// it: "812 µs", "12.3 ms", "1.25 s".
+// formatDuration prints d with at most three significant digits, in a unit
+// that suits it: "812 µs", "12.3 ms", "6.67 ms", "1.25 s". Every duration the
+// command prints goes through it (or formatNanos): a measurement is not
+// known to more digits than that.
 func formatDuration(d time.Duration) string {
+	return formatNanos(float64(d))
+}
+
+// formatNanos is formatDuration for a time in nanoseconds that may have a
+// fraction, such as a benchmark's time per operation: "8.73 ns". The time
+// is rounded before its unit is chosen, so 999.96 µs prints as "1.00 ms".
+func formatNanos(ns float64) string {
+	if ns < 0 {
+		return "-" + formatNanos(-ns)
+	}
+	r := roundSignificant(ns, 3)
 	switch {
-	case d < time.Microsecond:
-		return fmt.Sprintf("%d ns", d.Nanoseconds())
-	case d < time.Millisecond:
-		return sig3(float64(d)/float64(time.Microsecond)) + " µs"
-	case d < time.Second:
-		return sig3(float64(d)/float64(time.Millisecond)) + " ms"
+	case r < 1e3:
+		return sig3(r) + " ns"
+	case r < 1e6:
+		return sig3(r/1e3) + " µs"
+	case r < 1e9:
+		return sig3(r/1e6) + " ms"
 	default:
-		return sig3(d.Seconds()) + " s"
+		return sig3(r/1e9) + " s"
 	}
 }
 
-// sig3 formats x, at least 1, with three significant digits.
+// roundSignificant rounds x to n significant digits.
+func roundSignificant(x float64, n int) float64 {
+	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return x
+	}
+	p := math.Pow(10, float64(n-1)-math.Floor(math.Log10(math.Abs(x))))
+	return math.Round(x*p) / p
+}
+
+// sig3 formats x, already rounded to three significant digits, with three
+// significant digits ("812", "12.3", "6.67"), or as few as it has below one
+// ("0.5").
 func sig3(x float64) string {
 	switch {
 	case x >= 100:
 		return strconv.FormatFloat(x, 'f', 0, 64)
 	case x >= 10:
 		return strconv.FormatFloat(x, 'f', 1, 64)
-	default:
+	case x >= 1:
 		return strconv.FormatFloat(x, 'f', 2, 64)
+	default:
+		return strconv.FormatFloat(x, 'g', 3, 64)
 	}
 }
 
