@@ -2,19 +2,27 @@ package adapter_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
+	"os"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethdb/memorydb"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/ethereum/go-ethereum/trie"
+	"github.com/ethereum/go-ethereum/trie/trienode"
+	"github.com/ethereum/go-ethereum/triedb"
+	"github.com/holiman/uint256"
 
 	"github.com/keccakroot/keccakroot/adapter"
+	"github.com/keccakroot/keccakroot/triehash"
 )
 
 func ExampleNewKeccakState() {
@@ -172,4 +180,143 @@ func ExampleVerifyBlockRLP() {
 	// Output:
 	// true <nil>
 	// 42 transactionsRoot
+}
+
+// A block's changes to a trie of go-ethereum's trie database (hash or path
+// scheme): opened as trie.New opens it, changed with keccakroot's Trie, and
+// committed into the database as the node set go-ethereum's Commit makes.
+func ExampleOpenTrie() {
+	tdb := triedb.NewDatabase(rawdb.NewMemoryDatabase(), triedb.HashDefaults)
+
+	// The parent state, committed by go-ethereum.
+	parent := trie.NewEmpty(tdb)
+	for i := byte(1); i <= 100; i++ {
+		parent.MustUpdate(crypto.Keccak256([]byte{i}), []byte{i})
+	}
+	parentRoot, set := parent.Commit(false)
+	if err := tdb.Update(parentRoot, types.EmptyRootHash, 0, trienode.NewWithNodeSet(set), triedb.NewStateSet()); err != nil {
+		panic(err)
+	}
+
+	// Was: t, err := trie.New(trie.StateTrieID(parentRoot), tdb)
+	t, err := adapter.OpenTrie(trie.StateTrieID(parentRoot), tdb)
+	if err != nil {
+		panic(err)
+	}
+	for i := byte(1); i <= 10; i++ {
+		if err := t.Update(crypto.Keccak256([]byte{i}), []byte{i, i}); err != nil {
+			panic(err)
+		}
+	}
+	// Was: root, nodes := t.Commit(false)
+	root, nodes, err := adapter.CommitTrie(t, common.Hash{})
+	if err != nil {
+		panic(err)
+	}
+	if err := tdb.Update(root, parentRoot, 1, trienode.NewWithNodeSet(nodes), triedb.NewStateSet()); err != nil {
+		panic(err)
+	}
+
+	// go-ethereum reads the new state.
+	reread, err := trie.New(trie.StateTrieID(root), tdb)
+	if err != nil {
+		panic(err)
+	}
+	v, err := reread.Get(crypto.Keccak256([]byte{7}))
+	fmt.Printf("%x %v\n", v, err)
+	// Output: 0707 <nil>
+}
+
+// A state as a block changes it: accounts and their storage by address, with
+// go-ethereum's key hashing, committed as one merged node set.
+func ExampleOpenStateTrie() {
+	tdb := triedb.NewDatabase(rawdb.NewMemoryDatabase(), triedb.HashDefaults)
+	st, err := adapter.OpenStateTrie(types.EmptyRootHash, tdb)
+	if err != nil {
+		panic(err)
+	}
+	addr := common.Address{0xaa}
+	acct := &types.StateAccount{Nonce: 1, Balance: uint256.NewInt(1e18), Root: types.EmptyRootHash,
+		CodeHash: types.EmptyCodeHash.Bytes()}
+	if err := st.UpdateAccount(addr, acct, 0); err != nil {
+		panic(err)
+	}
+	if err := st.UpdateStorage(addr, common.Hash{1}.Bytes(), []byte{0x2a}); err != nil {
+		panic(err)
+	}
+	root, nodes, err := st.Commit() // the storage root goes into the account first
+	if err != nil {
+		panic(err)
+	}
+	if err := tdb.Update(root, types.EmptyRootHash, 1, nodes, triedb.NewStateSet()); err != nil {
+		panic(err)
+	}
+
+	// go-ethereum's state trie reads the account and its storage.
+	accounts, err := trie.NewStateTrie(trie.StateTrieID(root), tdb)
+	if err != nil {
+		panic(err)
+	}
+	got, _ := accounts.GetAccount(addr)
+	storage, err := trie.NewStateTrie(trie.StorageTrieID(root, crypto.Keccak256Hash(addr[:]), got.Root), tdb)
+	if err != nil {
+		panic(err)
+	}
+	slot, _ := storage.GetStorage(addr, common.Hash{1}.Bytes())
+	fmt.Println(got.Nonce, got.Root != types.EmptyRootHash, slot)
+	// Output: 1 true [42]
+}
+
+// Prove writes a key's proof into a proof database, as go-ethereum's
+// Trie.Prove does; VerifyProof checks it as trie.VerifyProof does, with the
+// same answer on every input, and never panics.
+func ExampleVerifyProof() {
+	t, _ := triehash.NewTrie(triehash.EmptyRoot, nil)
+	_ = t.Update([]byte("dog"), []byte("puppy"))
+	_ = t.Update([]byte("horse"), []byte("stallion"))
+	root := common.Hash(t.Hash())
+
+	proofDb := memorydb.New()
+	// Was: err := tr.Prove([]byte("dog"), proofDb)
+	if err := adapter.Prove(t, []byte("dog"), proofDb); err != nil {
+		panic(err)
+	}
+	// Was: value, err := trie.VerifyProof(root, []byte("dog"), proofDb)
+	value, err := adapter.VerifyProof(root, []byte("dog"), proofDb)
+	fmt.Printf("%s %v\n", value, err)
+
+	geth, err := trie.VerifyProof(root, []byte("dog"), proofDb)
+	fmt.Println(bytes.Equal(value, geth), err)
+	// Output:
+	// puppy <nil>
+	// true <nil>
+}
+
+// An eth_getProof answer, checked against the state root of the block it was
+// asked for: the account's fields and every storage slot it claims. The
+// answers are go-ethereum's, kept as test fixtures.
+func ExampleVerifyAccountProof() {
+	data, err := os.ReadFile("testdata/proofs/responses.json")
+	if err != nil {
+		panic(err)
+	}
+	var responses []struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(data, &responses); err != nil {
+		panic(err)
+	}
+	res, err := adapter.ParseAccountResult(responses[0].Result)
+	if err != nil {
+		panic(err)
+	}
+	stateRoot := common.HexToHash("0xcbc8241518a4108b84c064506871908ecb29850437a2a521fa08e60a90b49e22")
+	fmt.Println(adapter.VerifyAccountProof(stateRoot, res))
+
+	res.Balance = big.NewInt(1) // a node that lies about the balance
+	err = adapter.VerifyAccountProof(stateRoot, res)
+	fmt.Println(errors.Is(err, adapter.ErrAccountMismatch))
+	// Output:
+	// <nil>
+	// true
 }
