@@ -3,6 +3,14 @@
 // exactly what that function returns, so a client switches by changing a
 // call, not by forking.
 //
+// Where to start: the one-line swaps below for hashes and roots; OpenTrie,
+// CommitTrie and OpenStateTrie for the tries of go-ethereum's trie database;
+// NewStateDatabase for go-ethereum's StateDB on keccakroot's tries; Prove,
+// VerifyProof and VerifyAccountProof for proofs; VerifyBlockRLP for raw
+// blocks. The functions keep no state between calls, so any number of
+// goroutines may call them at once; the tries and hashers they return belong
+// to one goroutine at a time, as go-ethereum's do.
+//
 // The one-line swaps:
 //
 //	crypto.NewKeccakState()                       ->  adapter.NewKeccakState()

@@ -135,7 +135,9 @@ func batchSolo(id batchKernelID) int {
 // Sum256(msgs[i]). Messages may have any lengths, different from each
 // other, and may alias each other; out must not overlap any message. With
 // a caller-provided out it allocates nothing. It panics if len(out) !=
-// len(msgs), a programming error.
+// len(msgs), a programming error. It hashes on the calling goroutine; calls
+// from several goroutines at once are safe, as long as none writes to
+// another's out.
 //
 // Messages shorter than 136 bytes, one permutation each, are the case the
 // kernels are built for: the trie nodes that make up most of a

@@ -24,6 +24,11 @@ const (
 // Like go-ethereum's KeccakState, a Hasher switches from absorbing to
 // squeezing at the first Read; after that, Write, WriteByte, WriteString, Sum
 // and Sum256 panic until Reset, exactly as golang.org/x/crypto/sha3 does.
+//
+// A Hasher is not safe for concurrent use, with one exception: Sum, Sum256,
+// Clone, MarshalBinary, AppendBinary, Size and BlockSize only read it, so
+// any number of goroutines may call them at once as long as none writes to
+// it.
 type Hasher struct {
 	// a is the Keccak-f[1600] state; lane (x, y) is a[x+5*y].
 	a [25]uint64
@@ -247,7 +252,8 @@ func panicWriteAfterRead() {
 	panic("fastkeccak: Write after Read")
 }
 
-// Sum256 returns the Keccak-256 digest of data. It allocates nothing: whole
+// Sum256 returns the Keccak-256 digest of data. It is safe for concurrent
+// use, as every function of the package is. It allocates nothing: whole
 // blocks are absorbed straight from data, and only the padded last block is
 // copied.
 func Sum256(data []byte) [32]byte {

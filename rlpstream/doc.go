@@ -8,6 +8,14 @@
 // RLP value needs no buffer and no allocation. The output is byte-identical
 // to go-ethereum's rlp package.
 //
+// Where to start: NewWriter to hash a value as it is encoded, with the size
+// functions (Uint64Size, BytesSize, ListSize, ...) for its list headers;
+// Validate to accept untrusted input, and Split or an Iterator to read it.
+//
+// The functions of the package keep no state and may be called from any
+// number of goroutines at once; a Writer, StreamWriter or Iterator belongs
+// to one goroutine at a time, as its sink does.
+//
 // # Encoding
 //
 // There are three sinks with the same operations and the same output:

@@ -48,6 +48,9 @@ type NodeFunc func(path []byte, hash [32]byte, blob []byte)
 // allocates nothing per key. With onNode it also keeps the chunk's node
 // encodings until they are reported; keys or values longer than the first
 // ones grow the buffers once.
+//
+// A Builder is not safe for concurrent use; it runs on the calling goroutine
+// alone (see ParallelBuilder for one that uses several).
 type Builder struct {
 	batch leafBatch
 	core  streamCore

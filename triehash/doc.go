@@ -33,6 +33,23 @@
 //		// store blob at path; a nil blob deletes the node at path
 //	})
 //
+// Where to start:
+//
+//   - a root from keys in any order: Root, SecureRoot (keys hashed first, as
+//     in state and storage tries), StateRoot, StorageRoot, or Options to
+//     choose the goroutines and receive the stored nodes;
+//   - a root from sorted keys, streamed: NewBuilder, or NewParallelBuilder on
+//     several goroutines;
+//   - a block's transactions, receipts or withdrawals root: ListRoot;
+//   - a trie a client changes block after block: NewTrie over a NodeSource;
+//   - proofs: Trie.Prove, VerifyProof, VerifyRangeProof, NewProofSource.
+//
+// Errors wrap the package's sentinel errors (ErrUnsorted, ErrDuplicateKey,
+// ErrMissingNode, ...) with the key or node at fault; test them with
+// errors.Is and errors.As. The functions may be called from several
+// goroutines at once; a Builder, ParallelBuilder or Trie belongs to one
+// goroutine at a time, and runs its own workers where it says so.
+//
 // The package depends on fastkeccak and rlpstream only; it does not import
 // go-ethereum.
 package triehash

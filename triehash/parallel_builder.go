@@ -19,6 +19,10 @@ import (
 // ParallelBuilder dropped in the middle of a trie ends them once the garbage
 // collector finds it unreachable (unless its onNode function refers to it),
 // without finishing the trie or calling onNode again.
+//
+// Like a Builder, a ParallelBuilder is not safe for concurrent use: Update,
+// Hash and Reset are called from one goroutine at a time; its own goroutines
+// are internal.
 type ParallelBuilder struct {
 	onNode    NodeFunc
 	workers   int

@@ -7,17 +7,22 @@ import (
 )
 
 // Root returns the root of the trie holding values[i] at keys[i], for keys
-// in any order, on GOMAXPROCS goroutines. A repeated key is an error
-// (ErrDuplicateKey), not a silent overwrite, and so is an empty value
-// (ErrEmptyValue).
+// in any order, on GOMAXPROCS goroutines (Options.Root chooses how many). A
+// repeated key is an error (ErrDuplicateKey), not a silent overwrite, and so
+// is an empty value (ErrEmptyValue), a key over MaxKeyLength (ErrKeyTooLong)
+// and slices of different lengths (ErrLengthMismatch); the error names the
+// key. Root only reads keys and values, and may be called from several
+// goroutines at once.
 func Root(keys, values [][]byte) ([32]byte, error) {
 	return Options{}.Root(keys, values)
 }
 
 // SecureRoot returns the root of the "secure" trie of go-ethereum's state
 // and storage tries: each key is replaced by its Keccak-256 hash before
-// insertion. Keys may come in any order; two equal keys are an error. It
-// runs on GOMAXPROCS goroutines.
+// insertion. Keys may come in any order. Its errors are Root's, naming the
+// key as given and its hash: two equal keys are ErrDuplicateKey. It runs
+// on GOMAXPROCS goroutines and, like Root, may be called from several
+// goroutines at once.
 func SecureRoot(keys, values [][]byte) ([32]byte, error) {
 	return Options{}.SecureRoot(keys, values)
 }

@@ -54,14 +54,16 @@ func AppendStorageValue(dst []byte, value *[32]byte) []byte {
 // StorageRoot returns the storage root of an account from its slots (keys
 // and values as 32-byte words, keys not yet hashed, any order), on
 // GOMAXPROCS goroutines. Zero values are left out, as go-ethereum deletes
-// them.
+// them. A repeated slot is ErrDuplicateKey, slices of different lengths
+// ErrLengthMismatch.
 func StorageRoot(keys, values [][32]byte) ([32]byte, error) {
 	return Options{}.StorageRoot(keys, values)
 }
 
 // StateRoot returns the state root of a set of accounts by address, in any
 // order: the secure trie of their encodings. It runs on GOMAXPROCS
-// goroutines.
+// goroutines. A repeated address is ErrDuplicateKey, slices of different
+// lengths ErrLengthMismatch.
 func StateRoot(addresses [][20]byte, accounts []Account) ([32]byte, error) {
 	return Options{}.StateRoot(addresses, accounts)
 }

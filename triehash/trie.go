@@ -116,7 +116,10 @@ func checkKey(key []byte) error {
 }
 
 // Get returns the value stored at key, or nil if there is none. The value
-// is the trie's own: do not modify it.
+// is the trie's own: do not modify it. Get loads the nodes on the key's path
+// that are not loaded yet; a node the source does not have, or that does not
+// decode, is a *MissingNodeError or *InvalidNodeError, and a key over
+// MaxKeyLength is ErrKeyTooLong.
 func (t *Trie) Get(key []byte) ([]byte, error) {
 	if err := checkKey(key); err != nil {
 		return nil, err
