@@ -263,8 +263,8 @@ func ExampleOpenStateTrie() {
 		panic(err)
 	}
 	slot, _ := storage.GetStorage(addr, common.Hash{1}.Bytes())
-	fmt.Println(got.Nonce, got.Root != types.EmptyRootHash, slot)
-	// Output: 1 true [42]
+	fmt.Printf("%d %v %x\n", got.Nonce, got.Root != types.EmptyRootHash, slot)
+	// Output: 1 true 2a
 }
 
 // Prove writes a key's proof into a proof database, as go-ethereum's

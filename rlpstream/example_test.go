@@ -75,7 +75,7 @@ func ExampleValidate() {
 func ExampleSplit() {
 	in := []byte{0xc5, 0x83, 'd', 'o', 'g', 0x05, 0x80}
 	kind, content, rest, err := rlpstream.Split(in)
-	fmt.Println(kind, content, rest, err)
+	fmt.Printf("%v %x %x %v\n", kind, content, rest, err)
 
 	// A list's content is a sequence of items; read it the same way.
 	for len(content) > 0 {
@@ -84,7 +84,7 @@ func ExampleSplit() {
 		fmt.Printf("%v %q %v\n", kind, item, err)
 	}
 	// Output:
-	// List [131 100 111 103 5] [128] <nil>
+	// List 83646f6705 80 <nil>
 	// String "dog" <nil>
 	// Byte "\x05" <nil>
 }
