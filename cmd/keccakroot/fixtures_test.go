@@ -27,6 +27,7 @@ import (
 // 'geth export' writes it: the RLP of the genesis block and of each block,
 // concatenated.
 type testChain struct {
+	genesis *core.Genesis
 	blocks  []*types.Block // the genesis block first
 	export  []byte
 	offsets []int // where each block starts in export
@@ -80,7 +81,7 @@ var generateChain = sync.OnceValues(func() (*testChain, error) {
 			})
 		}
 	})
-	chain := &testChain{blocks: append([]*types.Block{gspec.ToBlock()}, blocks...)}
+	chain := &testChain{genesis: gspec, blocks: append([]*types.Block{gspec.ToBlock()}, blocks...)}
 	for _, b := range chain.blocks {
 		enc, err := rlp.EncodeToBytes(b)
 		if err != nil {
@@ -114,6 +115,7 @@ type exportBlock struct {
 // 'geth export' writes. The genesis block is exported without an access
 // list in both, as go-ethereum stores none for it.
 type amsterdamChain struct {
+	genesis                *core.Genesis
 	blocks                 []*types.Block // the genesis block first
 	devp2p, export         []byte
 	devp2pOffsets, offsets []int
@@ -191,7 +193,7 @@ var generateAmsterdamChain = sync.OnceValues(func() (*amsterdamChain, error) {
 			b.AddWithdrawal(&types.Withdrawal{Validator: uint64(w), Address: common.Address{0x3d, byte(w)}, Amount: uint64(i * 1000)})
 		}
 	})
-	chain := &amsterdamChain{blocks: append([]*types.Block{gspec.ToBlock()}, blocks...)}
+	chain := &amsterdamChain{genesis: gspec, blocks: append([]*types.Block{gspec.ToBlock()}, blocks...)}
 	for _, b := range chain.blocks {
 		devp2p, err := rlp.EncodeToBytes(b)
 		if err != nil {

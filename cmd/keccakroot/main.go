@@ -13,6 +13,8 @@
 //	keccakroot genesis FILE.json        state root and block hash of a genesis file
 //	keccakroot genesis --network NAME   the same for mainnet, sepolia or hoodi
 //	keccakroot verify-chain FILE[.gz]   verify an exported chain block by block
+//	keccakroot replay --genesis FILE CHAIN
+//	                                    execute an exported chain on keccakroot's state database
 //	keccakroot root [FILE]              the trie root of key/value pairs
 //	keccakroot proof --state-root HEX [FILE]
 //	                                    check eth_getProof answers against a state root
@@ -86,7 +88,7 @@ func wantsJSON(args []string) bool {
 
 // newApp builds the command-line application.
 func newApp(stdout, stderr io.Writer) *cli.App {
-	commands := []*cli.Command{genesisCommand(), verifyChainCommand(), rootCommand(), benchCommand(), proofCommand()}
+	commands := []*cli.Command{genesisCommand(), verifyChainCommand(), replayCommand(), rootCommand(), benchCommand(), proofCommand()}
 	for _, cmd := range commands {
 		cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error {
 			return usageErrorf("%s: %v (see keccakroot %s --help)", c.Command.Name, err, c.Command.Name)
@@ -106,6 +108,8 @@ Examples:
    keccakroot genesis devnet.json               state root and block hash of a genesis file
    keccakroot genesis --network sepolia         a built-in network (mainnet, sepolia, hoodi)
    keccakroot verify-chain chain.rlp.gz         verify a 'geth export' file block by block
+   keccakroot replay --genesis devnet.json chain.rlp.gz
+                                                execute it with go-ethereum's EVM on keccakroot's state
    printf '0x01 0xaa\n0x02 0xbb\n' | keccakroot root
                                                 the trie root of key/value pairs
    keccakroot proof --state-root 0x… answers.json

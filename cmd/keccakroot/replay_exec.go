@@ -1,0 +1,246 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/consensus"
+	"github.com/ethereum/go-ethereum/consensus/beacon"
+	"github.com/ethereum/go-ethereum/consensus/ethash"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/rawdb"
+	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/core/types/bal"
+	"github.com/ethereum/go-ethereum/core/vm"
+	"github.com/ethereum/go-ethereum/ethdb"
+	"github.com/ethereum/go-ethereum/ethdb/pebble"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rlp"
+	"github.com/ethereum/go-ethereum/triedb"
+	"github.com/ethereum/go-ethereum/triedb/pathdb"
+
+	"github.com/keccakroot/keccakroot/adapter"
+)
+
+// recentHeaders is how many headers a replayer keeps back from the head:
+// BLOCKHASH reaches 256 blocks back.
+const recentHeaders = 300
+
+// replayer executes blocks in order with go-ethereum's StateProcessor on one
+// or two state databases (keccakroot's, and go-ethereum's own with --geth),
+// each over a path-scheme trie database of its own, and validates each as
+// core.BlockChain does after execution. It is the chain context of the
+// processor: the headers it executed.
+type replayer struct {
+	config  *params.ChainConfig
+	engine  consensus.Engine
+	headers map[common.Hash]*types.Header
+	head    *types.Header
+	sides   []*replaySide // keccakroot's first
+}
+
+// replaySide is one state database of a replay and the time it spent.
+type replaySide struct {
+	name  string
+	disk  ethdb.Database
+	tdb   *triedb.Database
+	sdb   state.Database
+	times replayTimes
+}
+
+// replayTimes splits a side's time: executing the transactions, the
+// state hash (ValidateState, which hashes the state last), and the commit
+// into the trie database.
+type replayTimes struct {
+	Execution seconds `json:"execution"`
+	StateHash seconds `json:"stateHash"`
+	Commit    seconds `json:"commit"`
+}
+
+func (t replayTimes) total() time.Duration {
+	return time.Duration(t.Execution) + time.Duration(t.StateHash) + time.Duration(t.Commit)
+}
+
+// newReplayer commits genesis on each side: keccakroot's, and go-ethereum's
+// too with geth. With a datadir, each side's state goes into a pebble store
+// of its own under it; otherwise into memory.
+func newReplayer(genesis *core.Genesis, geth bool, datadir string) (*replayer, error) {
+	r := &replayer{config: genesis.Config, engine: beacon.New(ethash.NewFaker()), headers: map[common.Hash]*types.Header{}}
+	names := []string{"keccakroot"}
+	if geth {
+		names = append(names, "go-ethereum")
+	}
+	for _, name := range names {
+		disk := rawdb.NewMemoryDatabase()
+		if datadir != "" {
+			kv, err := pebble.New(datadir+"/"+name, 512, 256, "", false)
+			if err != nil {
+				return nil, inputError(fmt.Errorf("--datadir: %w", err))
+			}
+			disk = rawdb.NewDatabase(kv)
+		}
+		tdb := triedb.NewDatabase(disk, &triedb.Config{PathDB: pathdb.Defaults})
+		block, err := genesis.Commit(disk, tdb, nil)
+		if err != nil {
+			return nil, fmt.Errorf("the genesis: %w", err)
+		}
+		var sdb state.Database = state.NewMPTDatabase(tdb, state.NewCodeDB(disk))
+		if name == "keccakroot" {
+			sdb = adapter.NewStateDatabase(sdb)
+		}
+		r.sides = append(r.sides, &replaySide{name: name, disk: disk, tdb: tdb, sdb: sdb})
+		r.head = block.Header()
+	}
+	r.headers[r.head.Hash()] = r.head
+	return r, nil
+}
+
+// close closes the sides' stores.
+func (r *replayer) close() {
+	for _, s := range r.sides {
+		s.tdb.Close()
+		s.disk.Close()
+	}
+}
+
+// Config, Engine and the header lookups make the replayer the chain
+// context of go-ethereum's StateProcessor.
+func (r *replayer) Config() *params.ChainConfig  { return r.config }
+func (r *replayer) Engine() consensus.Engine     { return r.engine }
+func (r *replayer) CurrentHeader() *types.Header { return r.head }
+func (r *replayer) GetHeaderByHash(h common.Hash) *types.Header {
+	return r.headers[h]
+}
+func (r *replayer) GetHeader(h common.Hash, number uint64) *types.Header {
+	if hd := r.headers[h]; hd != nil && hd.Number.Uint64() == number {
+		return hd
+	}
+	return nil
+}
+func (r *replayer) GetHeaderByNumber(number uint64) *types.Header {
+	for h := r.head; h != nil; h = r.headers[h.ParentHash] {
+		if n := h.Number.Uint64(); n == number {
+			return h
+		} else if n < number {
+			break
+		}
+	}
+	return nil
+}
+
+// blockFailure is a block that failed a check: on which side, and why.
+type blockFailure struct {
+	side   string
+	reason string
+	// roots are the state roots each side computed, where they differ
+	// from the header's.
+	roots map[string]common.Hash
+}
+
+func (f *blockFailure) Error() string { return f.side + ": " + f.reason }
+
+// execute runs block on every side and makes it the head. A block that
+// fails on any side is a *blockFailure; with two sides, both must reach
+// the same state root.
+func (r *replayer) execute(block *types.Block) error {
+	parent := r.headers[block.ParentHash()]
+	if parent == nil || parent != r.head {
+		return &blockFailure{side: "chain", reason: fmt.Sprintf("parent %x is not the block before (%x)", block.ParentHash(), r.head.Hash())}
+	}
+	roots := map[string]common.Hash{}
+	var failure *blockFailure
+	for _, side := range r.sides {
+		root, err := r.run(side, parent, block)
+		roots[side.name] = root
+		if err != nil && failure == nil {
+			failure = &blockFailure{side: side.name, reason: err.Error()}
+		}
+	}
+	if failure == nil && len(r.sides) > 1 && roots["keccakroot"] != roots["go-ethereum"] {
+		failure = &blockFailure{side: "keccakroot", reason: "a state root other than go-ethereum's"}
+	}
+	if failure != nil {
+		failure.roots = roots
+		return failure
+	}
+	r.head = block.Header()
+	r.headers[block.Hash()] = r.head
+	if old := r.head.Number.Uint64(); old > recentHeaders {
+		for h := r.headers[r.head.ParentHash]; h != nil; h = r.headers[h.ParentHash] {
+			if h.Number.Uint64() < old-recentHeaders {
+				delete(r.headers, h.Hash())
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// run executes block on side as core.BlockChain does: a StateDB on the
+// parent's root with the trie prefetcher on, go-ethereum's StateProcessor,
+// ValidateState (gas used, bloom, receipts root, requests, block access
+// list, state root) and Commit. It returns the state root computed.
+func (r *replayer) run(side *replaySide, parent *types.Header, block *types.Block) (common.Hash, error) {
+	start := time.Now()
+	statedb, err := state.New(parent.Root, side.sdb)
+	if err != nil {
+		return common.Hash{}, fmt.Errorf("opening the parent's state %x: %w", parent.Root, err)
+	}
+	statedb.StartPrefetcher("replay", nil)
+	defer statedb.StopPrefetcher()
+	res, err := core.NewStateProcessor(r).Process(context.Background(), block, statedb, nil, nil, vm.Config{}, nil)
+	executed := time.Now()
+	side.times.Execution += seconds(executed.Sub(start))
+	if err != nil {
+		return common.Hash{}, withStateError(err, statedb)
+	}
+	err = core.NewBlockValidator(r.config, nil).ValidateState(block, statedb, res, false)
+	validated := time.Now()
+	side.times.StateHash += seconds(validated.Sub(executed))
+	rules := r.config.Rules(block.Number(), block.Difficulty().Sign() == 0, block.Time())
+	if err != nil {
+		return statedb.IntermediateRoot(rules), withStateError(err, statedb)
+	}
+	root, err := statedb.Commit(rules, block.NumberU64())
+	side.times.Commit += seconds(time.Since(validated))
+	if err != nil {
+		return root, fmt.Errorf("commit: %w", err)
+	}
+	return root, nil
+}
+
+// withStateError adds the StateDB's first database error, which may have
+// made the block fail another check first.
+func withStateError(err error, statedb *state.StateDB) error {
+	if dbErr := statedb.Error(); dbErr != nil {
+		return fmt.Errorf("%w; state error: %w", err, dbErr)
+	}
+	return err
+}
+
+// exportedBlock is a block as 'geth export' of go-ethereum v1.17 writes
+// it: the devp2p block's items, then its block access list as an optional
+// fifth item.
+type exportedBlock struct {
+	Header      *types.Header
+	Txs         []*types.Transaction
+	Uncles      []*types.Header
+	Withdrawals []*types.Withdrawal  `rlp:"optional"`
+	AccessList  *bal.BlockAccessList `rlp:"optional"`
+}
+
+// decodeBlock decodes one block of a chain export.
+func decodeBlock(raw []byte) (*types.Block, error) {
+	var eb exportedBlock
+	if err := rlp.DecodeBytes(raw, &eb); err != nil {
+		return nil, err
+	}
+	block := types.NewBlockWithHeader(eb.Header).WithBody(types.Body{Transactions: eb.Txs, Uncles: eb.Uncles, Withdrawals: eb.Withdrawals})
+	if eb.AccessList != nil {
+		block = block.WithAccessListUnsafe(eb.AccessList)
+	}
+	return block, nil
+}
