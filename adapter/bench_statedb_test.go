@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/rawdb"
@@ -213,6 +214,7 @@ func benchStateDBTurns(b *testing.B, s *benchStateDB, commit bool) {
 			blk     *stateBlock
 			statedb [2]*state.StateDB
 			roots   [2]common.Hash
+			split   [2]stateDBSplit
 		)
 		rules := params.MergedTestChainConfig.Rules(big.NewInt(1), true, 0)
 		turn := func(impl int) benchturns.Turn {
@@ -242,6 +244,7 @@ func benchStateDBTurns(b *testing.B, s *benchStateDB, commit bool) {
 						}
 					}
 					statedb[impl].StopPrefetcher()
+					split[impl].add(statedb[impl])
 					roots[impl] = root
 					if impl == 1 && roots[0] != roots[1] {
 						b.Fatalf("round %d: keccakroot's root %x, go-ethereum's %x", round, roots[1], roots[0])
@@ -254,5 +257,45 @@ func benchStateDBTurns(b *testing.B, s *benchStateDB, commit bool) {
 			b.ReportMetric(perBlock[i]/1e6, "ms/block-"+name)
 		}
 		b.ReportMetric(perBlock[0]/perBlock[1], "speedup")
+		for i, name := range names {
+			split[i].report(b, name, commit)
+		}
+	}
+}
+
+// stateDBSplit adds up the parts of a block's state work that go-ethereum's
+// StateDB times itself.
+type stateDBSplit struct {
+	blocks int
+	// storage: the storage tries' updates and hashing (StorageUpdates),
+	// waiting for their prefetchers included; accounts: the account trie's
+	// updates (AccountUpdates), waiting for its prefetcher included; hash:
+	// the account trie's Hash (AccountHashes); tries: the tries' Commit,
+	// the longer of the account trie's and the slowest storage trie's
+	// (they run in parallel); database: the trie database's Update
+	// (DatabaseCommits).
+	storage, accounts, hash, tries, database time.Duration
+}
+
+func (s *stateDBSplit) add(statedb *state.StateDB) {
+	s.blocks++
+	s.storage += statedb.StorageUpdates
+	s.accounts += statedb.AccountUpdates
+	s.hash += statedb.AccountHashes
+	s.tries += max(statedb.AccountCommits, statedb.StorageCommits)
+	s.database += statedb.DatabaseCommits
+}
+
+func (s *stateDBSplit) report(b *testing.B, name string, commit bool) {
+	if s.blocks == 0 {
+		return
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(s.blocks) / 1e6 }
+	b.ReportMetric(ms(s.storage), "ms/storage-"+name)
+	b.ReportMetric(ms(s.accounts), "ms/accounts-"+name)
+	b.ReportMetric(ms(s.hash), "ms/hash-"+name)
+	if commit {
+		b.ReportMetric(ms(s.tries), "ms/commit-"+name)
+		b.ReportMetric(ms(s.database), "ms/database-"+name)
 	}
 }

@@ -234,7 +234,7 @@ func replayBlocks(r *replayer, br *blockReader, res *replayResult, prog progress
 				bad.Header, bad.Roots = &root, failure.roots
 			}
 			res.BadBlock = bad
-			return &exitError{code: exitMismatch, err: fmt.Errorf("block %d (%x), block %d of the file (at byte %d): %v",
+			return &exitError{code: exitMismatch, err: fmt.Errorf("block %d (%x), block %d of the file (at byte %d): %w",
 				bad.Number, bad.Hash, bad.Position, offset, failure)}
 		}
 		n, h, root := block.NumberU64(), block.Hash(), block.Root()
