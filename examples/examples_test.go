@@ -19,6 +19,7 @@ var examples = map[string][]string{
 	"stateroot":   {"storage root of 0x", "state root of 1000 accounts", "all roots match go-ethereum"},
 	"verifychain": {"generated a chain of 33 blocks", "block #32 ", "verified 33 blocks", "every parent link holds"},
 	"batchhash":   {"batch width", "hashed 100000 messages with fastkeccak.Sum256Batch", "all digests match go-ethereum"},
+	"replay":      {"generated a chain of 64 blocks", "store slot 7 = 64  ok", "replayed 64 blocks on keccakroot's tries", "keccakroot replay --geth --genesis"},
 	"blockstate":  {"opened the state of mainnet's genesis", "applied 2000 account changes", "go-ethereum read all 2000 changed accounts back", "all roots match go-ethereum"},
 }
 
