@@ -131,10 +131,10 @@ func write(dir string, genesis *core.Genesis, chain []*types.Block) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "genesis.json"), data, 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "genesis.json"), data, 0o600); err != nil { // #nosec G703 -- the folder the user names
 		return err
 	}
-	f, err := os.Create(filepath.Join(dir, "chain.rlp")) // #nosec G304 -- a file in the folder given
+	f, err := os.Create(filepath.Join(dir, "chain.rlp")) // #nosec G304 G703 -- a file in the folder the user names
 	if err != nil {
 		return err
 	}
