@@ -1,0 +1,261 @@
+package adapter
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/core/types/bal"
+	"github.com/ethereum/go-ethereum/trie"
+	"github.com/ethereum/go-ethereum/trie/trienode"
+	"github.com/ethereum/go-ethereum/triedb/database"
+	"github.com/holiman/uint256"
+
+	"github.com/keccakroot/keccakroot/rlpstream"
+)
+
+// ErrAccessList is returned, wrapped with the account and slot at fault, for
+// a block access list that does not fit the parent state or is not
+// canonical.
+var ErrAccessList = errors.New("adapter: block access list")
+
+// AccessListStateRoot returns the post-state root of an Amsterdam block from
+// its EIP-7928 block access list and its parent's state root in db
+// (go-ethereum's trie database of either scheme, or one over a witness's
+// nodes), without executing the block: each account's last balance, nonce
+// and code in the list, and its last value of each written slot, applied
+// to keccakroot's tries, the storage tries on all cores. It is the root
+// that go-ethereum's StateDB.ApplyBlockAccessList followed by
+// IntermediateRoot computes: for a valid block, the header's.
+//
+// As go-ethereum does, an account that ends the block empty (EIP-161: no
+// nonce, balance or code) is deleted. A list that does not fit is an
+// ErrAccessList naming the account and slot: accounts or slots out of
+// order or repeated, a missing value, or a storage write to an account that
+// ends the block absent. A node missing from db is an error too.
+func AccessListStateRoot(parentRoot common.Hash, list *bal.BlockAccessList, db database.NodeDatabase) (common.Hash, error) {
+	root, _, err := applyAccessList(parentRoot, list, db, false)
+	return root, err
+}
+
+// AccessListCommit is AccessListStateRoot with the node set to commit, as
+// triedb.Database.Update takes it (storage tries, then the account trie),
+// so that a chain can be rolled forward block by block from access lists,
+// as go-ethereum's snap/2 sync does.
+func AccessListCommit(parentRoot common.Hash, list *bal.BlockAccessList, db database.NodeDatabase) (common.Hash, *trienode.MergedNodeSet, error) {
+	return applyAccessList(parentRoot, list, db, true)
+}
+
+// accountChange is one account's final state in an access list.
+type accountChange struct {
+	access  *bal.AccountAccess
+	hashed  []byte // Keccak-256 of the address
+	balance *uint256.Int
+	nonce   *uint64
+	code    []byte // nil if the code does not change
+	setCode bool
+	// slots and values are the last write of each slot, values trimmed of
+	// leading zeros (empty to clear the slot).
+	slots, values [][]byte
+	nonZero       int // the index of a slot written non-zero, or -1
+}
+
+func applyAccessList(parentRoot common.Hash, list *bal.BlockAccessList, db database.NodeDatabase, commit bool) (common.Hash, *trienode.MergedNodeSet, error) {
+	if list == nil {
+		return common.Hash{}, nil, nilArgument("block access list")
+	}
+	changes, err := accessListChanges(*list)
+	if err != nil {
+		return common.Hash{}, nil, err
+	}
+	accounts, err := OpenSecureTrie(trie.StateTrieID(parentRoot), db)
+	if err != nil {
+		return common.Hash{}, nil, err
+	}
+	keys := make([][]byte, len(changes))
+	for i := range changes {
+		keys[i] = changes[i].hashed
+	}
+	if err := accounts.Trie().Prefetch(keys); err != nil {
+		return common.Hash{}, nil, accounts.missing(err)
+	}
+	// Each account's pre-state, from the loaded paths, then its storage
+	// trie's changes on all cores.
+	pre := make([]*types.StateAccount, len(changes))
+	for i := range changes {
+		if pre[i], err = accounts.GetAccount(changes[i].access.Address); err != nil {
+			return common.Hash{}, nil, err
+		}
+	}
+	merged := trienode.NewMergedNodeSet()
+	var mergeMu sync.Mutex
+	values := make([][]byte, len(changes))
+	err = forEachParallel(len(changes), func(i int) error {
+		post, err := changes[i].apply(parentRoot, pre[i], db, commit, func(set *trienode.NodeSet) error {
+			mergeMu.Lock()
+			defer mergeMu.Unlock()
+			return merged.Merge(set)
+		})
+		if err != nil || post == nil {
+			return err // post nil: the account is deleted, or stays absent
+		}
+		values[i], err = encodeAccount(changes[i].access.Address, post)
+		return err
+	})
+	if err != nil {
+		return common.Hash{}, nil, err
+	}
+	if err := accounts.Trie().UpdateBatch(keys, values); err != nil {
+		return common.Hash{}, nil, accounts.missing(err)
+	}
+	if !commit {
+		return accounts.Hash(), nil, nil
+	}
+	root, set := accounts.Commit(true)
+	if set != nil {
+		if err := merged.Merge(set); err != nil {
+			return common.Hash{}, nil, err
+		}
+	}
+	return root, merged, nil
+}
+
+// accessListChanges reads each account's final state from list, checking
+// that the list is canonical: accounts by address, slots by value, each
+// once, and every value present.
+func accessListChanges(list bal.BlockAccessList) ([]accountChange, error) {
+	changes := make([]accountChange, 0, len(list))
+	for i := range list {
+		access := &list[i]
+		if i > 0 && bytes.Compare(list[i-1].Address[:], access.Address[:]) >= 0 {
+			return nil, fmt.Errorf("%w: account %x after %x: accounts must be in ascending order, each once", ErrAccessList, access.Address, list[i-1].Address)
+		}
+		c := accountChange{access: access, nonZero: -1}
+		if n := len(access.BalanceChanges); n > 0 {
+			if c.balance = access.BalanceChanges[n-1].PostBalance; c.balance == nil {
+				return nil, fmt.Errorf("%w: account %x: a balance change without a balance", ErrAccessList, access.Address)
+			}
+		}
+		if n := len(access.NonceChanges); n > 0 {
+			c.nonce = &access.NonceChanges[n-1].PostNonce
+		}
+		if n := len(access.CodeChanges); n > 0 {
+			c.code, c.setCode = access.CodeChanges[n-1].NewCode, true
+		}
+		for j := range access.StorageChanges {
+			write := &access.StorageChanges[j]
+			if write.Slot == nil {
+				return nil, fmt.Errorf("%w: account %x: storage write %d without a slot", ErrAccessList, access.Address, j)
+			}
+			slot := write.Slot.Bytes32()
+			if j > 0 && access.StorageChanges[j-1].Slot.Cmp(write.Slot) >= 0 {
+				return nil, fmt.Errorf("%w: account %x slot %x: slots must be in ascending order, each once", ErrAccessList, access.Address, slot)
+			}
+			n := len(write.SlotChanges)
+			if n == 0 {
+				continue
+			}
+			value := write.SlotChanges[n-1].PostValue
+			if value == nil {
+				return nil, fmt.Errorf("%w: account %x slot %x: a write without a value", ErrAccessList, access.Address, slot)
+			}
+			if !value.IsZero() && c.nonZero < 0 {
+				c.nonZero = len(c.slots)
+			}
+			c.slots = append(c.slots, slot[:])
+			c.values = append(c.values, value.Bytes()) // big-endian, no leading zeros
+		}
+		if c.balance == nil && c.nonce == nil && !c.setCode && len(c.slots) == 0 {
+			continue // read only
+		}
+		c.hashed = Keccak256(access.Address[:])
+		changes = append(changes, c)
+	}
+	return changes, nil
+}
+
+// apply returns the account's post-block state from its pre-block one (nil
+// if absent), with its storage trie's new root, handing the storage trie's
+// node set to merge when committing; nil if the account ends the block
+// absent.
+func (c *accountChange) apply(stateRoot common.Hash, pre *types.StateAccount, db database.NodeDatabase, commit bool, merge func(*trienode.NodeSet) error) (*types.StateAccount, error) {
+	post := pre
+	if post == nil {
+		if c.balance == nil && c.nonce == nil && !c.setCode && c.nonZero < 0 {
+			return nil, nil // only slots cleared that were never set: untouched
+		}
+		post = types.NewEmptyStateAccount()
+	}
+	post = post.Copy()
+	if c.balance != nil {
+		post.Balance = c.balance.Clone()
+	}
+	if c.nonce != nil {
+		post.Nonce = *c.nonce
+	}
+	if c.setCode {
+		post.CodeHash = Keccak256(c.code)
+	}
+	empty := post.Nonce == 0 && post.Balance.IsZero() && bytes.Equal(post.CodeHash, types.EmptyCodeHash[:])
+	if empty {
+		if c.nonZero >= 0 {
+			return nil, fmt.Errorf("%w: account %x slot %x: a storage write to an account that ends the block empty", ErrAccessList, c.access.Address, c.slots[c.nonZero])
+		}
+		return nil, nil // deleted, as EIP-161 has it
+	}
+	if len(c.slots) == 0 {
+		return post, nil
+	}
+	storage, err := openStorageTrie(stateRoot, c.access.Address, post.Root, db)
+	if err != nil {
+		return nil, err
+	}
+	encoded := make([][]byte, len(c.values))
+	for i, v := range c.values {
+		if len(v) > 0 {
+			encoded[i] = rlpstream.AppendBytes(nil, v)
+		}
+	}
+	if err := storage.updateBatch(c.slots, encoded); err != nil {
+		return nil, fmt.Errorf("account %x: %w", c.access.Address, err)
+	}
+	if !commit {
+		post.Root = storage.Hash()
+		return post, nil
+	}
+	root, set := storage.Commit(false)
+	post.Root = root
+	if set != nil {
+		if err := merge(set); err != nil {
+			return nil, err
+		}
+	}
+	return post, nil
+}
+
+// forEachParallel calls f(i) for every i below n on GOMAXPROCS goroutines
+// and returns the error of the lowest i that failed.
+func forEachParallel(n int, f func(i int) error) error {
+	errs := make([]error, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				errs[i] = f(i)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
