@@ -175,7 +175,7 @@ func TestAccessListStateRootErrors(t *testing.T) {
 	}
 	parent := l.headers[block.ParentHash()]
 	list := *block.AccessList()
-	var withSlots, withBalance int = -1, -1
+	withSlots, withBalance := -1, -1
 	for i := range list {
 		if len(list[i].StorageChanges) >= 2 && withSlots < 0 {
 			withSlots = i
