@@ -23,6 +23,10 @@ import (
 // have the changes yet.
 var ErrTrieChanged = errors.New("adapter: node iterator of a changed trie")
 
+// errNoTrieDatabase is NodeIterator's error for a trie over nodes that are
+// not in a trie database, such as a witness's.
+var errNoTrieDatabase = errors.New("adapter: node iterator of a trie that is not in a trie database")
+
 // SecureTrie is one trie of go-ethereum's Merkle state, the account trie or
 // an account's storage trie, with keccakroot's Trie underneath: it
 // implements go-ethereum's state.Trie with the behaviour of its
@@ -80,7 +84,25 @@ func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase
 	if id == nil {
 		return nil, nilArgument("trie ID")
 	}
-	s := &SecureTrie{id: *id, db: db, reads: new(readRecorder)}
+	if id.Root == (common.Hash{}) || id.Root == types.EmptyRootHash {
+		return newSecureTrie(opts, id, db, nil)
+	}
+	if db == nil {
+		return nil, nilArgument("trie database")
+	}
+	reader, err := db.NodeReader(id.StateRoot)
+	if err != nil {
+		s := &SecureTrie{id: *id}
+		return nil, s.missing(&triehash.MissingNodeError{Hash: id.Root, Err: err})
+	}
+	return newSecureTrie(opts, id, db, nodeReader{reader: reader, owner: id.Owner})
+}
+
+// newSecureTrie opens the trie id names on the nodes of src, which may be
+// nil for an empty trie. db, where not nil, is where NodeIterator reads the
+// stored trie and where preimages go.
+func newSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase, src triehash.NodeSource) (*SecureTrie, error) {
+	s := &SecureTrie{id: *id, db: db, reads: &readRecorder{src: src}}
 	if store, ok := db.(preimageStore); ok && store.PreimageEnabled() {
 		s.preimages, s.secKeyCache = store, make(map[common.Hash][]byte)
 	}
@@ -89,14 +111,6 @@ func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase
 		s.trie, err = opts.NewTrie(types.EmptyRootHash, nil)
 		return s, err
 	}
-	if db == nil {
-		return nil, nilArgument("trie database")
-	}
-	reader, err := db.NodeReader(id.StateRoot)
-	if err != nil {
-		return nil, s.missing(&triehash.MissingNodeError{Hash: id.Root, Err: err})
-	}
-	s.reads.src = nodeReader{reader: reader, owner: id.Owner}
 	if s.trie, err = opts.NewTrie(id.Root, s.reads); err != nil {
 		return nil, s.missing(err)
 	}
@@ -317,6 +331,9 @@ func (s *SecureTrie) Witness() map[string][]byte { return s.reads.witness() }
 func (s *SecureTrie) NodeIterator(start []byte) (trie.NodeIterator, error) {
 	if s.changed {
 		return nil, fmt.Errorf("%w: commit it, store the nodes and open the new root", ErrTrieChanged)
+	}
+	if s.db == nil {
+		return nil, errNoTrieDatabase
 	}
 	stored, err := trie.New(&s.id, s.db)
 	if err != nil {

@@ -60,7 +60,10 @@ type stateChain struct {
 	blocks  []*types.Block
 }
 
-var makeStateChain = sync.OnceValue(func() *stateChain {
+var makeStateChain = sync.OnceValue(func() *stateChain { return generateStateChain(stateChainBlocks) })
+
+// generateStateChain makes the first n blocks of the state chain.
+func generateStateChain(n int) *stateChain {
 	config := *params.MergedTestChainConfig
 	forkTime := func(fork int) *uint64 { t := uint64(10 * fork * stateChainForkBlocks); return &t }
 	config.CancunTime, config.PragueTime, config.OsakaTime, config.AmsterdamTime = forkTime(1), forkTime(2), forkTime(2), forkTime(3)
@@ -79,9 +82,9 @@ var makeStateChain = sync.OnceValue(func() *stateChain {
 	for slot := range slotsA {
 		g.live[storeA][slot] = true
 	}
-	_, blocks, _ := core.GenerateChainWithGenesis(genesis, beacon.New(ethash.NewFaker()), stateChainBlocks, g.block)
+	_, blocks, _ := core.GenerateChainWithGenesis(genesis, beacon.New(ethash.NewFaker()), n, g.block)
 	return &stateChain{genesis: genesis, blocks: blocks}
-})
+}
 
 // stateChainGen makes the transactions of each block of the state chain.
 type stateChainGen struct {

@@ -3,6 +3,7 @@ package adapter
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/ethdb"
 	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/ethereum/go-ethereum/trie/trienode"
 	"github.com/ethereum/go-ethereum/triedb"
 )
@@ -256,6 +258,42 @@ func (l *lockstep) checkWitness(block *types.Block, got, want *stateless.Witness
 	if stateRoot != block.Root() || receiptRoot != block.ReceiptHash() {
 		l.t.Fatalf("%v block %d: stateless execution gives roots %x and %x, header %x and %x", l.mode, block.NumberU64(), stateRoot, receiptRoot, block.Root(), block.ReceiptHash())
 	}
+	// keccakroot's stateless execution, on the witness and on its two wire
+	// forms decoded.
+	witnesses := []*stateless.Witness{got}
+	if block.NumberU64()%10 == 0 {
+		witnesses = append(witnesses, wireWitnesses(l.t, got)...)
+	}
+	for _, w := range witnesses {
+		stateRoot, receiptRoot, err := ExecuteStateless(context.Background(), l.config, vm.Config{}, block, w)
+		if err != nil || stateRoot != block.Root() || receiptRoot != block.ReceiptHash() {
+			l.t.Fatalf("%v block %d: ExecuteStateless gives roots %x and %x, %v; header %x and %x", l.mode, block.NumberU64(), stateRoot, receiptRoot, err, block.Root(), block.ReceiptHash())
+		}
+	}
+}
+
+// wireWitnesses returns w through its two wire forms, the RLP of its
+// ExtWitness and the JSON of debug_executionWitness (as a JSON-RPC
+// response), each decoded by DecodeWitness.
+func wireWitnesses(t testing.TB, w *stateless.Witness) []*stateless.Witness {
+	t.Helper()
+	enc, err := rlp.EncodeToBytes(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "result": w.ToExtWitness()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*stateless.Witness
+	for _, data := range [][]byte{enc, js} {
+		decoded, err := DecodeWitness(data)
+		if err != nil {
+			t.Fatalf("DecodeWitness: %v", err)
+		}
+		out = append(out, decoded)
+	}
+	return out
 }
 
 // sameMergedNodeSet compares two merged node sets owner by owner with

@@ -1,0 +1,104 @@
+package adapter
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/stateless"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/core/vm"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rlp"
+)
+
+// ErrWitness is returned, wrapped with what is wrong and where, for a
+// witness that cannot serve the block: no headers, a node missing for a
+// path the block reads (also a *trie.MissingNodeError), or a code missing.
+var ErrWitness = errors.New("adapter: execution witness")
+
+// ExecuteStateless executes block on the state its execution witness holds
+// and returns the post-state root and the receipts root, with the contract
+// of go-ethereum's core.ExecuteStateless: the same roots, the same checks
+// (gas used and bloom against the header; the caller compares the roots),
+// on go-ethereum's EVM. The state is served by keccakroot's tries straight
+// from the witness's nodes, each hashed once, in batches, with no key-value
+// store built in between, and the state root is hashed by them.
+//
+// Where go-ethereum goes on with an empty value and returns a root that
+// the header will not match, ExecuteStateless returns an ErrWitness that
+// names what is missing: a trie node (by hash and path, also as go-ethereum's
+// *trie.MissingNodeError) or a code (by hash and account). Extra nodes and
+// codes are ignored, as go-ethereum ignores them. It never panics on a
+// witness, where go-ethereum's Witness.Root does on one without headers.
+func ExecuteStateless(ctx context.Context, config *params.ChainConfig, vmConfig vm.Config, block *types.Block, witness *stateless.Witness) (stateRoot, receiptRoot common.Hash, err error) {
+	switch {
+	case config == nil:
+		return common.Hash{}, common.Hash{}, nilArgument("chain config")
+	case block == nil:
+		return common.Hash{}, common.Hash{}, nilArgument("block")
+	case witness == nil:
+		return common.Hash{}, common.Hash{}, nilArgument("witness")
+	}
+	ws, err := newWitnessState(config, witness)
+	if err != nil {
+		return common.Hash{}, common.Hash{}, err
+	}
+	statedb, err := state.New(ws.root, ws)
+	if err != nil {
+		return common.Hash{}, common.Hash{}, err
+	}
+	res, err := core.NewStateProcessor(ws).Process(ctx, block, statedb, nil, nil, vmConfig, nil)
+	if err == nil {
+		err = core.NewBlockValidator(config, nil).ValidateState(block, statedb, res, true)
+	}
+	if err != nil {
+		return common.Hash{}, common.Hash{}, ws.explain(err, statedb)
+	}
+	receiptRoot = DeriveSha(res.Receipts)
+	stateRoot = statedb.IntermediateRoot(config.Rules(block.Number(), block.Difficulty().Sign() == 0, block.Time()))
+	if err := ws.explain(nil, statedb); err != nil {
+		return common.Hash{}, common.Hash{}, err
+	}
+	return stateRoot, receiptRoot, nil
+}
+
+// DecodeWitness decodes an execution witness in either of go-ethereum's
+// wire forms: the RLP of a stateless.ExtWitness (what
+// engine_executeStatelessPayload carries), or the JSON that
+// debug_executionWitness returns (a JSON-RPC response's "result" too).
+// Leading and trailing white space is ignored.
+func DecodeWitness(data []byte) (*stateless.Witness, error) {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return nil, fmt.Errorf("%w: no data", ErrWitness)
+	}
+	var ext stateless.ExtWitness
+	if data[0] == '{' {
+		var response struct {
+			Result *stateless.ExtWitness `json:"result"`
+		}
+		if err := json.Unmarshal(data, &response); err == nil && response.Result != nil {
+			ext = *response.Result
+		} else if err := json.Unmarshal(data, &ext); err != nil {
+			return nil, fmt.Errorf("%w: JSON: %w", ErrWitness, err)
+		}
+	} else if err := rlp.DecodeBytes(data, &ext); err != nil {
+		return nil, fmt.Errorf("%w: RLP: %w", ErrWitness, err)
+	}
+	for i, h := range ext.Headers {
+		if h == nil || h.Number == nil || h.Difficulty == nil {
+			return nil, fmt.Errorf("%w: header %d is incomplete", ErrWitness, i)
+		}
+	}
+	w := new(stateless.Witness)
+	if err := w.FromExtWitness(&ext); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrWitness, err)
+	}
+	return w, nil
+}
