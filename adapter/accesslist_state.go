@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/keccakroot/keccakroot/rlpstream"
+	"github.com/keccakroot/keccakroot/triehash"
 )
 
 // ErrAccessList is returned, wrapped with the account and slot at fault, for
@@ -50,6 +52,10 @@ func AccessListStateRoot(parentRoot common.Hash, list *bal.BlockAccessList, db d
 func AccessListCommit(parentRoot common.Hash, list *bal.BlockAccessList, db database.NodeDatabase) (common.Hash, *trienode.MergedNodeSet, error) {
 	return applyAccessList(parentRoot, list, db, true)
 }
+
+// manySlots is the number of slot writes from which an account's storage
+// trie is changed on all cores.
+const manySlots = 128
 
 // accountChange is one account's final state in an access list.
 type accountChange struct {
@@ -95,7 +101,15 @@ func applyAccessList(parentRoot common.Hash, list *bal.BlockAccessList, db datab
 	merged := trienode.NewMergedNodeSet()
 	var mergeMu sync.Mutex
 	values := make([][]byte, len(changes))
-	err = forEachParallel(len(changes), func(i int) error {
+	// The accounts with the most slots first, so that a large storage trie
+	// does not start last while the other workers idle.
+	order := make([]int, len(changes))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(changes[b].slots) - len(changes[a].slots) })
+	err = forEachParallel(len(changes), func(k int) error {
+		i := order[k]
 		post, err := changes[i].apply(parentRoot, pre[i], db, commit, func(set *trienode.NodeSet) error {
 			mergeMu.Lock()
 			defer mergeMu.Unlock()
@@ -211,7 +225,13 @@ func (c *accountChange) apply(stateRoot common.Hash, pre *types.StateAccount, db
 	if len(c.slots) == 0 {
 		return post, nil
 	}
-	storage, err := openStorageTrie(stateRoot, c.access.Address, post.Root, db)
+	// A storage trie with many writes loads them on all cores (its
+	// UpdateBatch spreads them); the others take one core each.
+	opts := triehash.Options{Workers: 1}
+	if len(c.slots) >= manySlots {
+		opts.Workers = 0
+	}
+	storage, err := openSecureTrie(opts, trie.StorageTrieID(stateRoot, Keccak256Hash(c.access.Address[:]), post.Root), db)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/tracing"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/core/types/bal"
 	"github.com/ethereum/go-ethereum/ethdb"
 	"github.com/ethereum/go-ethereum/ethdb/pebble"
 	"github.com/ethereum/go-ethereum/params"
@@ -195,6 +196,73 @@ func BenchmarkStateDBBlock(b *testing.B) {
 	for _, op := range []string{"hash", "hash+commit"} {
 		benchturns.AtProcs(b, "op="+op, benchProcs, func(b *testing.B) { benchStateDBTurns(b, s, op == "hash+commit") })
 	}
+	benchturns.AtProcs(b, "op=accesslist", benchProcs, func(b *testing.B) { benchAccessListTurns(b, s) })
+}
+
+// accessList returns the block's changes as an EIP-7928 access list, each
+// change made by the block's first transaction.
+func (blk *stateBlock) accessList() *bal.BlockAccessList {
+	list := bal.NewConstructionBlockAccessList()
+	for addr, balance := range blk.balances {
+		list.BalanceChange(1, addr, balance)
+	}
+	for addr, slots := range blk.slots {
+		for slot, value := range slots {
+			list.StorageWrite(1, addr, slot, value)
+		}
+	}
+	return list.ToEncodingObj()
+}
+
+// benchAccessListTurns times the post-state root of a block from its access
+// list: go-ethereum's StateDB.ApplyBlockAccessList then IntermediateRoot,
+// with the trie prefetcher on, against AccessListStateRoot, a fresh block
+// each round, the roots checked against each other.
+func benchAccessListTurns(b *testing.B, s *benchStateDB) {
+	tdbs := []*triedb.Database{triedb.NewDatabase(s.disk, triedb.HashDefaults), triedb.NewDatabase(s.disk, triedb.HashDefaults)}
+	sdb := state.NewMPTDatabase(tdbs[0], nil)
+	rules := params.MergedTestChainConfig.Rules(big.NewInt(1), true, 0)
+	var (
+		round uint64
+		list  *bal.BlockAccessList
+		roots [2]common.Hash
+	)
+	turns := []benchturns.Turn{
+		{
+			Prepare: func() {
+				round++
+				list = newStateBlock(s, round, 2000, 5000).accessList()
+			},
+			Call: func(int) {
+				statedb, err := state.New(s.root, sdb)
+				if err != nil {
+					b.Fatal(err)
+				}
+				statedb.StartPrefetcher("bench", nil)
+				if err := statedb.ApplyBlockAccessList(list); err != nil {
+					b.Fatal(err)
+				}
+				roots[0] = statedb.IntermediateRoot(rules)
+				statedb.StopPrefetcher()
+			},
+		},
+		{
+			Call: func(int) {
+				root, err := AccessListStateRoot(s.root, list, tdbs[1])
+				if err != nil {
+					b.Fatal(err)
+				}
+				if roots[1] = root; root != roots[0] {
+					b.Fatalf("round %d: keccakroot's root %x, go-ethereum's %x", round, root, roots[0])
+				}
+			},
+		},
+	}
+	perBlock := benchturns.Measure(b, 1, turns)
+	for i, name := range []string{"geth", "keccakroot"} {
+		b.ReportMetric(perBlock[i]/1e6, "ms/block-"+name)
+	}
+	b.ReportMetric(perBlock[0]/perBlock[1], "speedup")
 }
 
 // benchStateDBTurns is BenchmarkStateDBBlock for IntermediateRoot alone or
