@@ -124,7 +124,7 @@ func applyAccessList(parentRoot common.Hash, list *bal.BlockAccessList, db datab
 	if err != nil {
 		return common.Hash{}, nil, err
 	}
-	if err := accounts.Trie().UpdateBatch(keys, values); err != nil {
+	if err := updatesThenDeletions(keys, values, accounts.Trie().UpdateBatch); err != nil {
 		return common.Hash{}, nil, accounts.missing(err)
 	}
 	if !commit {
@@ -241,7 +241,7 @@ func (c *accountChange) apply(stateRoot common.Hash, pre *types.StateAccount, db
 			encoded[i] = rlpstream.AppendBytes(nil, v)
 		}
 	}
-	if err := storage.updateBatch(c.slots, encoded); err != nil {
+	if err := updatesThenDeletions(c.slots, encoded, storage.updateBatch); err != nil {
 		return nil, fmt.Errorf("account %x: %w", c.access.Address, err)
 	}
 	if !commit {
@@ -256,6 +256,26 @@ func (c *accountChange) apply(stateRoot common.Hash, pre *types.StateAccount, db
 		}
 	}
 	return post, nil
+}
+
+// updatesThenDeletions applies the changes of keys to values (an empty
+// value deletes) with update, the updates first, then the deletions, as
+// go-ethereum's StateDB orders them: a deletion that would collapse a
+// branch before an insertion keeps it needs the sibling node, which a
+// witness made by go-ethereum need not hold.
+func updatesThenDeletions(keys, values [][]byte, update func(keys, values [][]byte) error) error {
+	var updKeys, updValues, delKeys, delValues [][]byte
+	for i, v := range values {
+		if len(v) > 0 {
+			updKeys, updValues = append(updKeys, keys[i]), append(updValues, v)
+		} else {
+			delKeys, delValues = append(delKeys, keys[i]), append(delValues, nil)
+		}
+	}
+	if err := update(updKeys, updValues); err != nil {
+		return err
+	}
+	return update(delKeys, delValues)
 }
 
 // forEachParallel calls f(i) for every i below n on GOMAXPROCS goroutines

@@ -264,6 +264,12 @@ func (l *lockstep) checkWitness(block *types.Block, got, want *stateless.Witness
 	if block.NumberU64()%10 == 0 {
 		witnesses = append(witnesses, wireWitnesses(l.t, got)...)
 	}
+	if list := block.AccessList(); list != nil {
+		root, err := AccessListStateRoot(got.Root(), list, WitnessNodes(got))
+		if err != nil || root != block.Root() {
+			l.t.Fatalf("%v block %d: AccessListStateRoot on the witness's nodes: %x, %v; header %x", l.mode, block.NumberU64(), root, err, block.Root())
+		}
+	}
 	for _, w := range witnesses {
 		stateRoot, receiptRoot, err := ExecuteStateless(context.Background(), l.config, vm.Config{}, block, w)
 		if err != nil || stateRoot != block.Root() || receiptRoot != block.ReceiptHash() {

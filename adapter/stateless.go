@@ -15,6 +15,9 @@ import (
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rlp"
+	"github.com/ethereum/go-ethereum/triedb/database"
+
+	"github.com/keccakroot/keccakroot/triehash"
 )
 
 // ErrWitness is returned, wrapped with what is wrong and where, for a
@@ -101,4 +104,29 @@ func DecodeWitness(data []byte) (*stateless.Witness, error) {
 		return nil, fmt.Errorf("%w: %w", ErrWitness, err)
 	}
 	return w, nil
+}
+
+// WitnessNodes returns the trie nodes of an execution witness as a
+// go-ethereum node database, each node hashed once, in batches, and looked
+// up by hash whatever the state root, owner or path: the database over a
+// witness's nodes that AccessListStateRoot and OpenSecureTrie take. A node
+// the witness lacks is not found (no blob, no error), as go-ethereum's
+// readers report it.
+func WitnessNodes(w *stateless.Witness) database.NodeDatabase {
+	nodes := make([][]byte, 0, len(w.State))
+	for node := range w.State {
+		nodes = append(nodes, []byte(node))
+	}
+	return witnessNodes{triehash.NewProofSource(nodes)}
+}
+
+// witnessNodes is a node database over a witness's nodes, and its own
+// reader for every state root.
+type witnessNodes struct{ src triehash.NodeSource }
+
+func (w witnessNodes) NodeReader(common.Hash) (database.NodeReader, error) { return w, nil }
+
+func (w witnessNodes) Node(_ common.Hash, path []byte, hash common.Hash) ([]byte, error) {
+	blob, _ := w.src.Node(path, hash) // nil when missing
+	return blob, nil
 }
