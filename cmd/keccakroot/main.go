@@ -15,6 +15,8 @@
 //	keccakroot verify-chain FILE[.gz]   verify an exported chain block by block
 //	keccakroot replay --genesis FILE CHAIN
 //	                                    execute an exported chain on keccakroot's state database
+//	keccakroot stateless --network NAME --witness FILE BLOCK
+//	                                    verify a block from its execution witness
 //	keccakroot root [FILE]              the trie root of key/value pairs
 //	keccakroot proof --state-root HEX [FILE]
 //	                                    check eth_getProof answers against a state root
@@ -88,7 +90,7 @@ func wantsJSON(args []string) bool {
 
 // newApp builds the command-line application.
 func newApp(stdout, stderr io.Writer) *cli.App {
-	commands := []*cli.Command{genesisCommand(), verifyChainCommand(), replayCommand(), rootCommand(), benchCommand(), proofCommand()}
+	commands := []*cli.Command{genesisCommand(), verifyChainCommand(), replayCommand(), statelessCommand(), rootCommand(), benchCommand(), proofCommand()}
 	for _, cmd := range commands {
 		cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error {
 			return usageErrorf("%s: %v (see keccakroot %s --help)", c.Command.Name, err, c.Command.Name)
@@ -110,6 +112,8 @@ Examples:
    keccakroot verify-chain chain.rlp.gz         verify a 'geth export' file block by block
    keccakroot replay --genesis devnet.json chain.rlp.gz
                                                 execute it with go-ethereum's EVM on keccakroot's state
+   keccakroot stateless --network mainnet --witness witness.json block.rlp
+                                                verify a block from its execution witness
    printf '0x01 0xaa\n0x02 0xbb\n' | keccakroot root
                                                 the trie root of key/value pairs
    keccakroot proof --state-root 0x… answers.json

@@ -97,8 +97,11 @@ func replayAction(c *cli.Context) error {
 	if err := checkArgs(c, 1, 1); err != nil {
 		return err
 	}
-	genesis, err := replayGenesis(c)
+	genesis, err := flagGenesis(c)
 	if err != nil {
+		return err
+	}
+	if err := checkGenesis(genesis); err != nil {
 		return err
 	}
 	limit := c.Int("max-block-size")
@@ -151,12 +154,13 @@ func replayAction(c *cli.Context) error {
 	return report(c, res, err)
 }
 
-// replayGenesis returns the genesis of --genesis or --network.
-func replayGenesis(c *cli.Context) (*core.Genesis, error) {
+// flagGenesis returns the genesis of --genesis or --network, one of
+// which the command needs.
+func flagGenesis(c *cli.Context) (*core.Genesis, error) {
 	file, name := c.String("genesis"), c.String("network")
 	switch {
 	case file != "" && name != "":
-		return nil, usageErrorf("replay: give --genesis or --network, not both")
+		return nil, usageErrorf("%s: give --genesis or --network, not both", c.Command.Name)
 	case file != "":
 		g, err := loadGenesis(file)
 		if err != nil {
@@ -165,15 +169,15 @@ func replayGenesis(c *cli.Context) (*core.Genesis, error) {
 		if g.Config == nil {
 			return nil, inputError(fmt.Errorf("%s: the genesis has no chain config", file))
 		}
-		return g, checkGenesis(g)
+		return g, nil
 	case name != "":
 		n, ok := findNetwork(name)
 		if !ok {
-			return nil, usageErrorf("replay: unknown --network %q (want one of %s)", name, strings.Join(networkNames(), ", "))
+			return nil, usageErrorf("%s: unknown --network %q (want one of %s)", c.Command.Name, name, strings.Join(networkNames(), ", "))
 		}
 		return n.genesis(), nil
 	}
-	return nil, usageErrorf("replay: the chain's genesis is needed: --genesis FILE or --network NAME")
+	return nil, usageErrorf("%s: the chain's genesis is needed: --genesis FILE or --network NAME", c.Command.Name)
 }
 
 // openInput opens path, or standard input for "-", and returns its size
