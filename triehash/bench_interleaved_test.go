@@ -11,53 +11,72 @@ import (
 
 // BenchmarkSortedAccountsInterleaved builds the trie of the same sorted
 // accounts with go-ethereum's StackTrie, the Builder and the
-// ParallelBuilder (GOMAXPROCS goroutines; run with -cpu 1,2) in turn, one
-// build each per iteration, and reports each one's ns/key and its speed-up
+// ParallelBuilder (GOMAXPROCS goroutines; run with -cpu 1,2), each fed a
+// key at a time and in one UpdateBatch, in turn, one build each per
+// iteration, for both layouts of the input (one buffer; each key and value
+// an allocation of its own), and reports each one's ns/key and its speed-up
 // over StackTrie as metrics (see benchturns). Summarise with
 //
 //	benchstat -filter '.unit:/^speedup-/' file
 func BenchmarkSortedAccountsInterleaved(b *testing.B) {
 	for _, n := range benchSizes(b) {
 		s := benchAccounts(b, n)
-		b.Run(fmt.Sprintf("keys=%d", n), func(b *testing.B) {
-			builder := NewBuilder(nil)
-			parallel := NewParallelBuilder(nil, 0)
-			builds := []struct {
-				name string
-				root func() [32]byte
-			}{
-				{"go-ethereum", func() [32]byte {
-					st := trie.NewStackTrie(nil)
-					feed(b, st, s.sortedKeys, s.sortedValues)
-					return st.Hash()
-				}},
-				{"keccakroot", func() [32]byte {
-					builder.Reset()
-					feed(b, builder, s.sortedKeys, s.sortedValues)
-					return builder.Hash()
-				}},
-				{"keccakroot-parallel", func() [32]byte {
-					parallel.Reset()
-					feed(b, parallel, s.sortedKeys, s.sortedValues)
-					return parallel.Hash()
-				}},
-			}
-			turns := make([]benchturns.Turn, len(builds))
-			for i, build := range builds {
-				turns[i].Call = func(int) {
-					if root := build.root(); root != s.wantSecureRoot {
-						b.Fatalf("%s: root %x, want %x", build.name, root, s.wantSecureRoot)
+		for _, layout := range layouts {
+			keys, values := s.inLayout(layout)
+			b.Run(fmt.Sprintf("keys=%d/layout=%s", n, layout), func(b *testing.B) {
+				builder := NewBuilder(nil)
+				parallel := NewParallelBuilder(nil, 0)
+				builds := []struct {
+					name string
+					root func() [32]byte
+				}{
+					{"go-ethereum", func() [32]byte {
+						st := trie.NewStackTrie(nil)
+						feed(b, st, keys, values)
+						return st.Hash()
+					}},
+					{"keccakroot", func() [32]byte {
+						builder.Reset()
+						feed(b, builder, keys, values)
+						return builder.Hash()
+					}},
+					{"keccakroot-batch", func() [32]byte {
+						builder.Reset()
+						if err := builder.UpdateBatch(keys, values); err != nil {
+							b.Fatal(err)
+						}
+						return builder.Hash()
+					}},
+					{"keccakroot-parallel", func() [32]byte {
+						parallel.Reset()
+						feed(b, parallel, keys, values)
+						return parallel.Hash()
+					}},
+					{"keccakroot-parallel-batch", func() [32]byte {
+						parallel.Reset()
+						if err := parallel.UpdateBatch(keys, values); err != nil {
+							b.Fatal(err)
+						}
+						return parallel.Hash()
+					}},
+				}
+				turns := make([]benchturns.Turn, len(builds))
+				for i, build := range builds {
+					turns[i].Call = func(int) {
+						if root := build.root(); root != s.wantSecureRoot {
+							b.Fatalf("%s: root %x, want %x", build.name, root, s.wantSecureRoot)
+						}
 					}
 				}
-			}
-			perBuild := benchturns.Measure(b, 1, turns)
-			for i, build := range builds {
-				b.ReportMetric(perBuild[i]/float64(n), "ns/key-"+build.name)
-				if i > 0 {
-					b.ReportMetric(perBuild[0]/perBuild[i], "speedup-"+build.name)
+				perBuild := benchturns.Measure(b, 1, turns)
+				for i, build := range builds {
+					b.ReportMetric(perBuild[i]/float64(n), "ns/key-"+build.name)
+					if i > 0 {
+						b.ReportMetric(perBuild[0]/perBuild[i], "speedup-"+build.name)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 

@@ -27,6 +27,43 @@ type accountSet struct {
 	sortedKeys     [][]byte // hashed keys, ascending
 	sortedValues   [][]byte
 	wantSecureRoot [32]byte
+
+	// scatteredKeys and scatteredValues are sortedKeys and sortedValues
+	// with each key and each value an allocation of its own, allocated in
+	// random order: the layout of a caller that decodes its entries one by
+	// one or sorts the entries of a map, where each key and value visited
+	// in order is far from the one before (see scatteredAccounts).
+	scatteredKeys, scatteredValues [][]byte
+}
+
+// layouts are the memory layouts of the builders' input: one buffer in
+// order, or each key and value on its own.
+var layouts = []string{"contiguous", "scattered"}
+
+// inLayout returns the sorted keys and values of s laid out as layout says.
+func (s *accountSet) inLayout(layout string) (keys, values [][]byte) {
+	if layout == "scattered" {
+		s.scatter()
+		return s.scatteredKeys, s.scatteredValues
+	}
+	return s.sortedKeys, s.sortedValues
+}
+
+// scatter makes scatteredKeys and scatteredValues once: every key and value
+// copied into an allocation of its own, the allocations made in a random
+// order of the pairs, so that neighbours in key order are neighbours in
+// memory only by chance.
+func (s *accountSet) scatter() {
+	if s.scatteredKeys != nil {
+		return
+	}
+	n := len(s.sortedKeys)
+	s.scatteredKeys, s.scatteredValues = make([][]byte, n), make([][]byte, n)
+	rng := rand.New(rand.NewPCG(uint64(n), 2))
+	for _, i := range rng.Perm(n) {
+		s.scatteredKeys[i] = bytes.Clone(s.sortedKeys[i])
+		s.scatteredValues[i] = bytes.Clone(s.sortedValues[i])
+	}
 }
 
 var accountSets = map[int]*accountSet{}

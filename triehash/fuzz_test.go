@@ -38,6 +38,13 @@ func FuzzBuilder(f *testing.F) {
 		if got := b.Hash(); got != want {
 			t.Fatalf("%d keys: Builder %x, trie.Trie %x", len(keys), got, want)
 		}
+		b.Reset()
+		if err := b.UpdateBatch(keys, values); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.Hash(); got != want {
+			t.Fatalf("%d keys: Builder.UpdateBatch %x, trie.Trie %x", len(keys), got, want)
+		}
 
 		got, nodes := buildRecorded(t, keys, values)
 		if got != want {
@@ -70,13 +77,11 @@ func FuzzBuilder(f *testing.F) {
 		// hashed and give the core its bottom branches whole.
 		p = NewParallelBuilder(nil, int(workers%4)+1)
 		p.chunkSize = int(chunkSize%70) + 1
-		for i := range keys {
-			if err := p.Update(keys[i], values[i]); err != nil {
-				t.Fatal(err)
-			}
+		if err := p.UpdateBatch(keys, values); err != nil {
+			t.Fatal(err)
 		}
 		if got := p.Hash(); got != want {
-			t.Fatalf("%d keys, chunks of %d: ParallelBuilder without onNode %x, trie.Trie %x", len(keys), p.chunkSize, got, want)
+			t.Fatalf("%d keys, chunks of %d: ParallelBuilder.UpdateBatch without onNode %x, trie.Trie %x", len(keys), p.chunkSize, got, want)
 		}
 	})
 }

@@ -1,0 +1,55 @@
+package triehash
+
+import (
+	"fmt"
+
+	"github.com/keccakroot/keccakroot/internal/prefetch"
+)
+
+// readAhead is how many keys ahead of the one being added UpdateBatch asks
+// the core for a key's and a value's lines: far enough that a line from
+// main memory (100 ns and more) arrives before the key is reached, at some
+// tens of nanoseconds a key, and near enough that the lines asked for are
+// still in the first-level cache when they are used.
+const readAhead = 16
+
+// UpdateBatch adds keys[i] and values[i] for every i in order, with the
+// same result, rules and errors as a loop of Update, while asking the core
+// for the memory of the keys and values a few ahead of the one being added:
+// a caller whose keys and values are separate heap objects (decoded one by
+// one, or the entries of a map sorted) otherwise makes every key and value a
+// cache miss the build waits for. Slices of different lengths are an
+// ErrLengthMismatch before anything is added; the error of keys[i] names i,
+// and the keys before it stay added.
+func (b *Builder) UpdateBatch(keys, values [][]byte) error {
+	return updateBatch(keys, values, b.Update)
+}
+
+// UpdateBatch adds keys[i] and values[i] for every i in order, as
+// Builder.UpdateBatch does, with the same read-ahead.
+func (p *ParallelBuilder) UpdateBatch(keys, values [][]byte) error {
+	return updateBatch(keys, values, p.Update)
+}
+
+// updateBatch calls update for every pair in order, asking for the lines of
+// the pair readAhead ahead first.
+func updateBatch(keys, values [][]byte, update func(key, value []byte) error) error {
+	if len(keys) != len(values) {
+		return fmt.Errorf("%w: UpdateBatch with %d keys and %d values", ErrLengthMismatch, len(keys), len(values))
+	}
+	var ahead [2][]byte
+	for i := range min(readAhead, len(keys)) {
+		ahead[0], ahead[1] = keys[i], values[i]
+		prefetch.Lines(ahead[:])
+	}
+	for i := range keys {
+		if j := i + readAhead; j < len(keys) {
+			ahead[0], ahead[1] = keys[j], values[j]
+			prefetch.Lines(ahead[:])
+		}
+		if err := update(keys[i], values[i]); err != nil {
+			return fmt.Errorf("triehash: UpdateBatch key %d: %w", i, err)
+		}
+	}
+	return nil
+}
