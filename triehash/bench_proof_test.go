@@ -3,6 +3,7 @@ package triehash
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -139,21 +140,51 @@ func BenchmarkVerifyRangeProof(b *testing.B) {
 		}
 	}
 	root := common.Hash(p.root)
-	b.Run(fmt.Sprintf("keys=%d", size), func(b *testing.B) {
-		b.ReportAllocs()
-		reportTurns(b, ranges, "range", [2]func(i int){
-			func(i int) {
-				c := cases[i]
-				more, err := trie.VerifyRangeProof(root, c.keys[0], c.keys, c.values, gethProofDB(c.proof))
-				check("go-ethereum", i, more, err)
-			},
-			func(i int) {
-				c := cases[i]
-				more, err := VerifyRangeProof(p.root, c.keys[0], c.keys, c.values, c.proof)
-				check("keccakroot", i, more, err)
-			},
+	for _, layout := range layouts {
+		in := cases
+		if layout == "scattered" {
+			in = make([]rangeProof, ranges)
+			for i, c := range cases {
+				in[i] = rangeProof{proof: c.proof}
+				in[i].keys, in[i].values = scatterPairs(c.keys, c.values, uint64(i))
+			}
+		}
+		b.Run(fmt.Sprintf("keys=%d/layout=%s", size, layout), func(b *testing.B) {
+			b.ReportAllocs()
+			reportTurns(b, ranges, "range", [2]func(i int){
+				func(i int) {
+					c := in[i]
+					more, err := trie.VerifyRangeProof(root, c.keys[0], c.keys, c.values, gethProofDB(c.proof))
+					check("go-ethereum", i, more, err)
+				},
+				func(i int) {
+					c := in[i]
+					more, err := VerifyRangeProof(p.root, c.keys[0], c.keys, c.values, c.proof)
+					check("keccakroot", i, more, err)
+				},
+			})
 		})
-	})
+	}
+}
+
+// scatterFiller keeps the allocations that scatterPairs puts between the
+// pairs it copies.
+var scatterFiller [][]byte
+
+// scatterPairs copies keys and values each into an allocation of its own,
+// made in a random order with 4 KiB allocations between them, so that the
+// pairs of a range lie far apart on a heap larger than the caches, as the
+// decoded keys and values of a snap sync response do.
+func scatterPairs(keys, values [][]byte, seed uint64) ([][]byte, [][]byte) {
+	outKeys, outValues := make([][]byte, len(keys)), make([][]byte, len(values))
+	rng := rand.New(rand.NewPCG(seed, 3))
+	for _, i := range rng.Perm(len(keys)) {
+		outKeys[i] = bytes.Clone(keys[i])
+		scatterFiller = append(scatterFiller, make([]byte, 4096))
+		outValues[i] = bytes.Clone(values[i])
+		scatterFiller = append(scatterFiller, make([]byte, 4096))
+	}
+	return outKeys, outValues
 }
 
 // reportTurns times go-ethereum's and keccakroot's calls in turns of

@@ -37,19 +37,40 @@ func updateBatch(keys, values [][]byte, update func(key, value []byte) error) er
 	if len(keys) != len(values) {
 		return fmt.Errorf("%w: UpdateBatch with %d keys and %d values", ErrLengthMismatch, len(keys), len(values))
 	}
+	if i, err := updateAhead(keys, values, nil, update); err != nil {
+		return fmt.Errorf("triehash: UpdateBatch key %d: %w", i, err)
+	}
+	return nil
+}
+
+// updateAhead calls update for keys[order[k]] and values[order[k]] for
+// every k in order (keys and values in order when order is nil), asking for
+// the lines of the pair readAhead ahead before each call. It returns the
+// index into keys of the pair that failed and its error.
+func updateAhead(keys, values [][]byte, order []int, update func(key, value []byte) error) (int, error) {
+	n := len(keys)
+	at := func(k int) int { return k }
+	if order != nil {
+		n = len(order)
+		at = func(k int) int { return order[k] }
+	}
 	var ahead [2][]byte
-	for i := range min(readAhead, len(keys)) {
+	ask := func(k int) {
+		i := at(k)
 		ahead[0], ahead[1] = keys[i], values[i]
 		prefetch.Lines(ahead[:])
 	}
-	for i := range keys {
-		if j := i + readAhead; j < len(keys) {
-			ahead[0], ahead[1] = keys[j], values[j]
-			prefetch.Lines(ahead[:])
+	for k := range min(readAhead, n) {
+		ask(k)
+	}
+	for k := range n {
+		if k+readAhead < n {
+			ask(k + readAhead)
 		}
+		i := at(k)
 		if err := update(keys[i], values[i]); err != nil {
-			return fmt.Errorf("triehash: UpdateBatch key %d: %w", i, err)
+			return i, err
 		}
 	}
-	return nil
+	return -1, nil
 }

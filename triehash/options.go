@@ -112,11 +112,8 @@ func (o Options) build(keys, values [][]byte, original func(i int) []byte) ([32]
 				}
 				sortedOrder(keys, order)
 				b.Reset()
-				for _, i := range order {
-					if err := b.Update(keys[i], values[i]); err != nil {
-						errs[bucket] = withOriginalKey(err, keys[i], original(i))
-						break
-					}
+				if i, err := updateAhead(keys, values, order, b.Update); err != nil {
+					errs[bucket] = withOriginalKey(err, keys[i], original(i))
 				}
 				if errs[bucket] == nil {
 					root.children[bucket] = b.finish()
@@ -141,10 +138,8 @@ func (o Options) build(keys, values [][]byte, original func(i int) []byte) ([32]
 // ascending order.
 func (o Options) buildSequential(keys, values [][]byte, order []int, original func(i int) []byte) ([32]byte, error) {
 	b := Builder{core: streamCore{sink: nodeSink{onNode: o.OnNode}}}
-	for _, i := range order {
-		if err := b.Update(keys[i], values[i]); err != nil {
-			return [32]byte{}, withOriginalKey(err, keys[i], original(i))
-		}
+	if i, err := updateAhead(keys, values, order, b.Update); err != nil {
+		return [32]byte{}, withOriginalKey(err, keys[i], original(i))
 	}
 	return b.Hash(), nil
 }

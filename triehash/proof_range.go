@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+
+	"github.com/keccakroot/keccakroot/internal/prefetch"
 )
 
 // Range proofs, by go-ethereum's rules (trie/proof.go, VerifyRangeProof):
@@ -91,7 +93,15 @@ func checkRange(keys, values [][]byte) error {
 	if len(keys) != len(values) {
 		return fmt.Errorf("%w: %d keys, %d values", ErrRangeKeys, len(keys), len(values))
 	}
+	// The first pass over the caller's keys and values: ask for them
+	// ahead (a range's keys and values are often separate heap objects),
+	// and the passes after this one find them in the caches.
+	var ahead [2][]byte
 	for i, key := range keys {
+		if j := i + readAhead; j < len(keys) {
+			ahead[0], ahead[1] = keys[j], values[j]
+			prefetch.Lines(ahead[:])
+		}
 		if i+1 < len(keys) {
 			if bytes.Compare(key, keys[i+1]) >= 0 {
 				return fmt.Errorf("%w: keys %d and %d (%x, %x) do not ascend", ErrRangeKeys, i, i+1, key, keys[i+1])
