@@ -213,6 +213,11 @@ func benchCases(quick bool) ([]benchCase, error) {
 	for _, n := range counts {
 		cases = append(cases, stateRootCases(rng, n)...)
 	}
+	sortedN := 1_000_000
+	if quick {
+		sortedN = 100_000
+	}
+	cases = append(cases, sortedBuildCases(rng, sortedN)...)
 	txCase, err := deriveShaCase()
 	if err != nil {
 		return nil, err
@@ -330,6 +335,55 @@ func stateRootCases(rng *rand.Rand, n int) []benchCase {
 		{name: name, kImpl: "triehash.StateRoot", gImpl: "trie.StateTrie (in memory)",
 			k: op(keccak), g: op(full), kSum: keccak, gSum: full},
 	}
+}
+
+// sortedBuildCases compares the root of n sorted 32-byte keys with
+// 80-byte values, built by triehash.Builder.UpdateBatch and by go-ethereum's
+// StackTrie, in the two layouts a caller's keys come in: one buffer in
+// order, and each key and value an allocation of its own, made in random
+// order (decoded one by one, or a map's entries sorted), where the builder
+// reads ahead of the caller.
+func sortedBuildCases(rng *rand.Rand, n int) []benchCase {
+	contiguous := make([]byte, n*(32+80))
+	fillRandom(rng, contiguous)
+	keys, values := make([][]byte, n), make([][]byte, n)
+	for i := range n {
+		keys[i], values[i] = contiguous[i*112:i*112+32:i*112+32], contiguous[i*112+32:i*112+112:i*112+112]
+	}
+	slices.SortFunc(keys, bytes.Compare) // the keys only: they move among the buffer's slots
+	scatteredKeys, scatteredValues := make([][]byte, n), make([][]byte, n)
+	for _, i := range rng.Perm(n) {
+		scatteredKeys[i], scatteredValues[i] = bytes.Clone(keys[i]), bytes.Clone(values[i])
+	}
+	builder := triehash.NewBuilder(nil)
+	var cases []benchCase
+	for _, layout := range []struct {
+		name         string
+		keys, values [][]byte
+	}{{"one buffer", keys, values}, {"scattered", scatteredKeys, scatteredValues}} {
+		keccak := func() common.Hash {
+			builder.Reset()
+			if err := builder.UpdateBatch(layout.keys, layout.values); err != nil {
+				panic(err) // sorted random keys: cannot happen
+			}
+			return builder.Hash()
+		}
+		stack := func() common.Hash {
+			st := trie.NewStackTrie(nil)
+			for i := range layout.keys {
+				if err := st.Update(layout.keys[i], layout.values[i]); err != nil {
+					panic(err)
+				}
+			}
+			return st.Hash()
+		}
+		cases = append(cases, benchCase{
+			name:  fmt.Sprintf("sorted trie, %s keys, %s", formatCount(int64(n)), layout.name),
+			kImpl: "triehash.Builder.UpdateBatch", gImpl: "trie.StackTrie",
+			k: op(keccak), g: op(stack), kSum: keccak, gSum: stack,
+		})
+	}
+	return cases
 }
 
 // deriveShaCase compares the transactions root of 200 signed dynamic-fee

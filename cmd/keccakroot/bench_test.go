@@ -17,6 +17,7 @@ func TestBenchQuick(t *testing.T) {
 	}
 	want := []string{"Sum256, 32 B", "Sum256, 1,024 B", "Sum256Batch, 1,024 x 32 B",
 		"state root, 10,000 accounts", "state root, 10,000 accounts",
+		"sorted trie, 100,000 keys, one buffer", "sorted trie, 100,000 keys, scattered",
 		"DeriveSha, 200 transactions", "mainnet genesis state root, 8,893 accounts"}
 	if len(res.Rows) != len(want) {
 		t.Fatalf("want %d rows:\n%v", len(want), r)
