@@ -5,9 +5,10 @@
 //
 // Where to start: the one-line swaps below for hashes and roots; OpenTrie,
 // CommitTrie and OpenStateTrie for the tries of go-ethereum's trie database;
-// NewStateDatabase for go-ethereum's StateDB on keccakroot's tries; Prove,
-// VerifyProof and VerifyAccountProof for proofs; VerifyBlockRLP for raw
-// blocks. The functions keep no state between calls, so any number of
+// NewStateDatabase for go-ethereum's StateDB on keccakroot's tries;
+// ExecuteStateless and AccessListStateRoot for stateless verification;
+// Prove, VerifyProof and VerifyAccountProof for proofs; VerifyBlockRLP for
+// raw blocks. The functions keep no state between calls, so any number of
 // goroutines may call them at once; the tries and hashers they return belong
 // to one goroutine at a time, as go-ethereum's do.
 //
@@ -55,6 +56,23 @@
 //	st, err := adapter.OpenStateTrie(parentRoot, db) // db: a *triedb.Database
 //	err = st.UpdateStorage(addr, slot, value)        // GetAccount, UpdateAccount, ...
 //	root, nodes, err := st.Commit()                  // nodes: for db.Update
+//
+// NewStateDatabase wraps go-ethereum's Merkle state database so that the
+// tries its StateDB opens are SecureTries (a complete state.Trie on
+// keccakroot's Trie), everything else staying go-ethereum's:
+//
+//	sdb := adapter.NewStateDatabase(state.NewMPTDatabase(tdb, codedb).WithSnapshot(snaps))
+//	statedb, err := state.New(parentRoot, sdb) // as core.BlockChain and the miner use it
+//
+// # Stateless verification
+//
+// ExecuteStateless verifies a block from its execution witness, as
+// core.ExecuteStateless does, with the state served by keccakroot's tries
+// straight from the witness's nodes; DecodeWitness reads a witness in either
+// wire form. AccessListStateRoot computes an Amsterdam block's post-state
+// root from its block access list and its parent's state, without
+// execution, and AccessListCommit the node set with it; WitnessNodes serves
+// a witness's nodes to it.
 //
 // # Proofs
 //
