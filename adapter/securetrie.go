@@ -85,7 +85,7 @@ func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase
 		return nil, nilArgument("trie ID")
 	}
 	if id.Root == (common.Hash{}) || id.Root == types.EmptyRootHash {
-		return newSecureTrie(opts, id, db, nil)
+		return newSecureTrie(opts, id, db, nil, true)
 	}
 	if db == nil {
 		return nil, nilArgument("trie database")
@@ -95,14 +95,16 @@ func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase
 		s := &SecureTrie{id: *id}
 		return nil, s.missing(&triehash.MissingNodeError{Hash: id.Root, Err: err})
 	}
-	return newSecureTrie(opts, id, db, nodeReader{reader: reader, owner: id.Owner})
+	return newSecureTrie(opts, id, db, nodeReader{reader: reader, owner: id.Owner}, true)
 }
 
 // newSecureTrie opens the trie id names on the nodes of src, which may be
 // nil for an empty trie. db, where not nil, is where NodeIterator reads the
-// stored trie and where preimages go.
-func newSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase, src triehash.NodeSource) (*SecureTrie, error) {
-	s := &SecureTrie{id: *id, db: db, reads: &readRecorder{src: src}}
+// stored trie and where preimages go. With record, the trie keeps the nodes
+// it reads for Witness; a trie over a witness's own nodes has no use for
+// them.
+func newSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase, src triehash.NodeSource, record bool) (*SecureTrie, error) {
+	s := &SecureTrie{id: *id, db: db, reads: &readRecorder{src: src, off: !record}}
 	if store, ok := db.(preimageStore); ok && store.PreimageEnabled() {
 		s.preimages, s.secKeyCache = store, make(map[common.Hash][]byte)
 	}
