@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -17,7 +15,6 @@ import (
 	"github.com/ethereum/go-ethereum/triedb/database"
 	"github.com/holiman/uint256"
 
-	"github.com/keccakroot/keccakroot/rlpstream"
 	"github.com/keccakroot/keccakroot/triehash"
 )
 
@@ -60,7 +57,6 @@ const manySlots = 128
 // accountChange is one account's final state in an access list.
 type accountChange struct {
 	access  *bal.AccountAccess
-	hashed  []byte // Keccak-256 of the address
 	balance *uint256.Int
 	nonce   *uint64
 	code    []byte // nil if the code does not change
@@ -85,8 +81,9 @@ func applyAccessList(parentRoot common.Hash, list *bal.BlockAccessList, db datab
 	}
 	keys := make([][]byte, len(changes))
 	for i := range changes {
-		keys[i] = changes[i].hashed
+		keys[i] = changes[i].access.Address[:]
 	}
+	keys = hashKeys(keys)
 	if err := accounts.Trie().Prefetch(keys); err != nil {
 		return common.Hash{}, nil, accounts.missing(err)
 	}
@@ -187,7 +184,6 @@ func accessListChanges(list bal.BlockAccessList) ([]accountChange, error) {
 		if c.balance == nil && c.nonce == nil && !c.setCode && len(c.slots) == 0 {
 			continue // read only
 		}
-		c.hashed = Keccak256(access.Address[:])
 		changes = append(changes, c)
 	}
 	return changes, nil
@@ -231,14 +227,14 @@ func (c *accountChange) apply(stateRoot common.Hash, pre *types.StateAccount, db
 	if len(c.slots) >= manySlots {
 		opts.Workers = 0
 	}
-	storage, err := openSecureTrie(opts, trie.StorageTrieID(stateRoot, Keccak256Hash(c.access.Address[:]), post.Root), db)
+	storage, err := openSecureTrie(opts, storageTrieID(stateRoot, c.access.Address, post.Root), db)
 	if err != nil {
 		return nil, err
 	}
-	encoded := make([][]byte, len(c.values))
+	encoded := encodeStorageValues(c.values)
 	for i, v := range c.values {
-		if len(v) > 0 {
-			encoded[i] = rlpstream.AppendBytes(nil, v)
+		if len(v) == 0 {
+			encoded[i] = nil // a cleared slot: deleted
 		}
 	}
 	if err := updatesThenDeletions(c.slots, encoded, storage.updateBatch); err != nil {
@@ -276,26 +272,4 @@ func updatesThenDeletions(keys, values [][]byte, update func(keys, values [][]by
 		return err
 	}
 	return update(delKeys, delValues)
-}
-
-// forEachParallel calls f(i) for every i below n on GOMAXPROCS goroutines
-// and returns the error of the lowest i that failed.
-func forEachParallel(n int, f func(i int) error) error {
-	errs := make([]error, n)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				errs[i] = f(i)
-			}
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

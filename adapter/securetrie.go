@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/trie/trienode"
 	"github.com/ethereum/go-ethereum/triedb/database"
 
+	"github.com/keccakroot/keccakroot/fastkeccak"
 	"github.com/keccakroot/keccakroot/internal/nodeset"
 	"github.com/keccakroot/keccakroot/rlpstream"
 	"github.com/keccakroot/keccakroot/triehash"
@@ -127,6 +128,9 @@ func (s *SecureTrie) Trie() *triehash.Trie { return s.trie }
 // trie's owner, so that errors.As finds either. Other errors pass as they
 // are.
 func (s *SecureTrie) missing(err error) error {
+	if err == nil {
+		return nil // the common case, without errors.As's reflection
+	}
 	var ours *triehash.MissingNodeError
 	if !errors.As(err, &ours) {
 		return err
@@ -168,7 +172,8 @@ func (s *SecureTrie) GetKey(hashedKey []byte) []byte {
 
 // GetAccount returns the account at address, nil if there is none.
 func (s *SecureTrie) GetAccount(address common.Address) (*types.StateAccount, error) {
-	enc, err := s.trie.Get(Keccak256(address[:]))
+	hashed := fastkeccak.Sum256(address[:])
+	enc, err := s.trie.Get(hashed[:])
 	if err != nil || len(enc) == 0 {
 		return nil, s.missing(err)
 	}
@@ -184,7 +189,8 @@ func (s *SecureTrie) GetAccount(address common.Address) (*types.StateAccount, er
 // is unused: the trie is the storage trie of one account. A stored value
 // that is not an RLP string is an error.
 func (s *SecureTrie) GetStorage(address common.Address, key []byte) ([]byte, error) {
-	enc, err := s.trie.Get(Keccak256(key))
+	hashed := fastkeccak.Sum256(key)
+	enc, err := s.trie.Get(hashed[:])
 	if err != nil || len(enc) == 0 {
 		return nil, s.missing(err)
 	}
@@ -198,25 +204,36 @@ func (s *SecureTrie) GetStorage(address common.Address, key []byte) ([]byte, err
 // UpdateAccount stores acc at address. codeLen is unused, as in
 // go-ethereum's Merkle StateTrie.
 func (s *SecureTrie) UpdateAccount(address common.Address, acc *types.StateAccount, codeLen int) error {
-	value, err := encodeAccount(address, acc)
+	// The trie keeps its own copy of the value: encode it on the stack.
+	var buf [accountSize]byte
+	value, err := appendAccount(buf[:0], address, acc)
 	if err != nil {
 		return err
 	}
 	return s.update(address[:], value)
 }
 
+// accountSize is room for the encoding of any account AppendAccount
+// writes: a list header, a nonce, a balance and two hashes.
+const accountSize = 3 + 9 + 33 + 33 + 33
+
 // encodeAccount returns acc's encoding in the account trie, as go-ethereum's
 // StateTrie writes it.
 func encodeAccount(addr common.Address, acc *types.StateAccount) ([]byte, error) {
+	return appendAccount(nil, addr, acc)
+}
+
+// appendAccount appends acc's encoding in the account trie to dst.
+func appendAccount(dst []byte, addr common.Address, acc *types.StateAccount) ([]byte, error) {
 	if acc == nil || len(acc.CodeHash) != 32 || acc.Balance == nil {
 		// Not a shape AppendAccount writes: encode as go-ethereum does.
 		value, err := rlp.EncodeToBytes(acc)
 		if err != nil {
 			return nil, fmt.Errorf("adapter: account %x: %w", addr, err)
 		}
-		return value, nil
+		return append(dst, value...), nil
 	}
-	return triehash.AppendAccount(nil, &triehash.Account{
+	return triehash.AppendAccount(dst, &triehash.Account{
 		Nonce: acc.Nonce, Balance: *acc.Balance, StorageRoot: acc.Root, CodeHash: [32]byte(acc.CodeHash),
 	}), nil
 }
@@ -226,14 +243,15 @@ func encodeAccount(addr common.Address, acc *types.StateAccount) ([]byte, error)
 // empty value is stored as the RLP empty string, not deleted: clear a slot
 // with DeleteStorage. address is unused.
 func (s *SecureTrie) UpdateStorage(address common.Address, key, value []byte) error {
-	return s.update(key, rlpstream.AppendBytes(nil, value))
+	var buf [33]byte // a slot's value and its header; the trie copies it
+	return s.update(key, rlpstream.AppendBytes(buf[:0], value))
 }
 
 // update stores value under the hash of key.
 func (s *SecureTrie) update(key, value []byte) error {
-	hashed := Keccak256(key)
+	hashed := fastkeccak.Sum256(key)
 	s.changed = true
-	if err := s.trie.Update(hashed, value); err != nil {
+	if err := s.trie.Update(hashed[:], value); err != nil {
 		return s.missing(err)
 	}
 	if s.preimages != nil {
@@ -254,12 +272,12 @@ func (s *SecureTrie) DeleteStorage(address common.Address, key []byte) error {
 
 // delete removes the value under the hash of key.
 func (s *SecureTrie) delete(key []byte) error {
-	hashed := Keccak256(key)
+	hashed := fastkeccak.Sum256(key)
 	s.changed = true
 	if s.preimages != nil {
 		delete(s.secKeyCache, common.Hash(hashed))
 	}
-	return s.missing(s.trie.Delete(hashed))
+	return s.missing(s.trie.Delete(hashed[:]))
 }
 
 // UpdateContractCode does nothing: a Merkle trie does not hold code.

@@ -6,6 +6,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
+	"github.com/keccakroot/keccakroot/fastkeccak"
 	"github.com/keccakroot/keccakroot/rlpstream"
 	"github.com/keccakroot/keccakroot/triehash"
 )
@@ -23,9 +24,9 @@ import (
 func (s *SecureTrie) PrefetchAccount(addresses []common.Address) error {
 	keys := make([][]byte, len(addresses))
 	for i := range addresses {
-		keys[i] = Keccak256(addresses[i][:])
+		keys[i] = addresses[i][:]
 	}
-	return s.missing(s.trie.Prefetch(keys))
+	return s.missing(s.trie.Prefetch(hashKeys(keys)))
 }
 
 // PrefetchStorage loads the storage trie's nodes along the paths of the
@@ -45,12 +46,14 @@ func (s *SecureTrie) UpdateAccountBatch(addresses []common.Address, accounts []*
 	}
 	keys := make([][]byte, len(addresses))
 	values := make([][]byte, len(accounts))
-	for i, addr := range addresses {
-		value, err := encodeAccount(addr, accounts[i])
-		if err != nil {
+	buf := make([]byte, 0, len(accounts)*accountSize) // the encodings, in one buffer
+	for i := range addresses {
+		start := len(buf)
+		var err error
+		if buf, err = appendAccount(buf, addresses[i], accounts[i]); err != nil {
 			return err
 		}
-		keys[i], values[i] = addr[:], value
+		keys[i], values[i] = addresses[i][:], buf[start:len(buf):len(buf)]
 	}
 	return s.updateBatch(keys, values)
 }
@@ -64,11 +67,7 @@ func (s *SecureTrie) UpdateStorageBatch(address common.Address, keys [][]byte, v
 	if len(keys) != len(values) {
 		return fmt.Errorf("%w: UpdateStorageBatch with %d keys and %d values", triehash.ErrLengthMismatch, len(keys), len(values))
 	}
-	encoded := make([][]byte, len(values))
-	for i, value := range values {
-		encoded[i] = rlpstream.AppendBytes(nil, value)
-	}
-	return s.updateBatch(keys, encoded)
+	return s.updateBatch(keys, encodeStorageValues(values))
 }
 
 // updateBatch stores values[i] under the hash of keys[i], in order.
@@ -85,12 +84,32 @@ func (s *SecureTrie) updateBatch(keys, values [][]byte) error {
 	return s.missing(s.trie.UpdateBatch(hashed, values))
 }
 
+// encodeStorageValues returns each value as its RLP string, as a storage
+// trie holds it, in one buffer (the trie copies what it keeps).
+func encodeStorageValues(values [][]byte) [][]byte {
+	size := 0
+	for _, v := range values {
+		size += rlpstream.BytesSize(v)
+	}
+	buf := make([]byte, 0, size)
+	encoded := make([][]byte, len(values))
+	for i, v := range values {
+		start := len(buf)
+		buf = rlpstream.AppendBytes(buf, v)
+		encoded[i] = buf[start:len(buf):len(buf)]
+	}
+	return encoded
+}
+
 // hashKeys returns the Keccak-256 of each key, as go-ethereum's StateTrie
-// hashes addresses and storage slots.
+// hashes addresses and storage slots: slices of one array, hashed in
+// batches through fastkeccak.Sum256Batch.
 func hashKeys(keys [][]byte) [][]byte {
+	digests := make([][32]byte, len(keys))
+	fastkeccak.Sum256Batch(digests, keys)
 	hashed := make([][]byte, len(keys))
-	for i, key := range keys {
-		hashed[i] = Keccak256(key)
+	for i := range digests {
+		hashed[i] = digests[i][:]
 	}
 	return hashed
 }

@@ -83,13 +83,18 @@ func DecodeWitness(data []byte) (*stateless.Witness, error) {
 	}
 	var ext stateless.ExtWitness
 	if data[0] == '{' {
-		var response struct {
+		// One pass reads either form: the witness's own fields, or a
+		// JSON-RPC response's result.
+		var doc struct {
+			stateless.ExtWitness
 			Result *stateless.ExtWitness `json:"result"`
 		}
-		if err := json.Unmarshal(data, &response); err == nil && response.Result != nil {
-			ext = *response.Result
-		} else if err := json.Unmarshal(data, &ext); err != nil {
+		if err := json.Unmarshal(data, &doc); err != nil {
 			return nil, fmt.Errorf("%w: JSON: %w", ErrWitness, err)
+		}
+		ext = doc.ExtWitness
+		if doc.Result != nil {
+			ext = *doc.Result
 		}
 	} else if err := rlp.DecodeBytes(data, &ext); err != nil {
 		return nil, fmt.Errorf("%w: RLP: %w", ErrWitness, err)
@@ -113,11 +118,17 @@ func DecodeWitness(data []byte) (*stateless.Witness, error) {
 // the witness lacks is not found (no blob, no error), as go-ethereum's
 // readers report it.
 func WitnessNodes(w *stateless.Witness) database.NodeDatabase {
+	return witnessNodes{witnessSource(w)}
+}
+
+// witnessSource returns the trie nodes of w keyed by their hashes, each
+// hashed once, in batches.
+func witnessSource(w *stateless.Witness) triehash.NodeSource {
 	nodes := make([][]byte, 0, len(w.State))
 	for node := range w.State {
 		nodes = append(nodes, []byte(node))
 	}
-	return witnessNodes{triehash.NewProofSource(nodes)}
+	return triehash.NewProofSource(nodes)
 }
 
 // witnessNodes is a node database over a witness's nodes, and its own

@@ -53,11 +53,7 @@ func newWitnessState(config *params.ChainConfig, w *stateless.Witness) (*witness
 		config: config, engine: beacon.New(ethash.NewFaker()), root: w.Headers[0].Root,
 		codes: make(map[common.Hash][]byte, len(w.Codes)), headers: make(map[common.Hash]*types.Header, len(w.Headers)),
 	}
-	nodes := make([][]byte, 0, len(w.State))
-	for node := range w.State {
-		nodes = append(nodes, []byte(node))
-	}
-	ws.nodes = triehash.NewProofSource(nodes)
+	ws.nodes = witnessSource(w)
 	codes := make([][]byte, 0, len(w.Codes))
 	for code := range w.Codes {
 		codes = append(codes, []byte(code))
@@ -134,7 +130,7 @@ func (ws *witnessState) OpenTrie(root common.Hash) (state.Trie, error) {
 
 // OpenStorageTrie opens the storage trie of address on the witness's nodes.
 func (ws *witnessState) OpenStorageTrie(stateRoot common.Hash, address common.Address, root common.Hash, _ state.Trie) (state.Trie, error) {
-	t, err := ws.openTrie(trie.StorageTrieID(stateRoot, Keccak256Hash(address[:]), root), 1)
+	t, err := ws.openTrie(storageTrieID(stateRoot, address, root), 1)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +215,7 @@ func (r *witnessReader) Storage(addr common.Address, slot common.Hash) (common.H
 		if err != nil || acc == nil {
 			return common.Hash{}, r.failed(err)
 		}
-		if st, err = r.ws.openTrie(trie.StorageTrieID(r.ws.root, Keccak256Hash(addr[:]), acc.Root), 1); err != nil {
+		if st, err = r.ws.openTrie(storageTrieID(r.ws.root, addr, acc.Root), 1); err != nil {
 			return common.Hash{}, r.failed(err)
 		}
 		r.storages[addr] = st

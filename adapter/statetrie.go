@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -137,7 +135,13 @@ func (s *StateTrie) storage(addr common.Address) (*storageTrie, error) {
 // state stateRoot. Storage tries hash on one goroutine each: StateDB and
 // StateTrie hash several of them in parallel.
 func openStorageTrie(stateRoot common.Hash, address common.Address, root common.Hash, db database.NodeDatabase) (*SecureTrie, error) {
-	return openSecureTrie(triehash.Options{Workers: 1}, trie.StorageTrieID(stateRoot, Keccak256Hash(address[:]), root), db)
+	return openSecureTrie(triehash.Options{Workers: 1}, storageTrieID(stateRoot, address, root), db)
+}
+
+// storageTrieID names the storage trie of address, with root, in the state
+// stateRoot: its owner is the hashed address, as go-ethereum keys it.
+func storageTrieID(stateRoot common.Hash, address common.Address, root common.Hash) *trie.ID {
+	return trie.StorageTrieID(stateRoot, Keccak256Hash(address[:]), root)
 }
 
 func (s *StateTrie) mustStorage(addr common.Address) (*storageTrie, error) {
@@ -169,20 +173,10 @@ func (s *StateTrie) writeStorageRoots() error {
 	}
 	slices.SortFunc(changed, func(a, b common.Address) int { return a.Cmp(b) })
 	roots := make([]common.Hash, len(changed))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(runtime.GOMAXPROCS(0), len(changed)) {
-		wg.Go(func() {
-			for i := range next {
-				roots[i] = s.storages[changed[i]].Hash()
-			}
-		})
-	}
-	for i := range changed {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	_ = forEachParallel(len(changed), func(i int) error {
+		roots[i] = s.storages[changed[i]].Hash()
+		return nil
+	})
 	for i, addr := range changed {
 		acc, err := s.GetAccount(addr)
 		if err != nil {

@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"maps"
 	"sync"
 
 	"github.com/keccakroot/keccakroot/triehash"
@@ -40,9 +41,5 @@ func (r *readRecorder) witness() map[string][]byte {
 	if len(r.blobs) == 0 {
 		return nil
 	}
-	out := make(map[string][]byte, len(r.blobs))
-	for path, blob := range r.blobs {
-		out[path] = blob
-	}
-	return out
+	return maps.Clone(r.blobs)
 }

@@ -26,6 +26,20 @@ func BenchmarkSortedAccountsInterleaved(b *testing.B) {
 			b.Run(fmt.Sprintf("keys=%d/layout=%s", n, layout), func(b *testing.B) {
 				builder := NewBuilder(nil)
 				parallel := NewParallelBuilder(nil, 0)
+				// build feeds bb key by key, or in one UpdateBatch.
+				build := func(bb batchBuilder, batch bool) func() [32]byte {
+					return func() [32]byte {
+						bb.Reset()
+						if batch {
+							if err := bb.UpdateBatch(keys, values); err != nil {
+								b.Fatal(err)
+							}
+						} else {
+							feed(b, bb, keys, values)
+						}
+						return bb.Hash()
+					}
+				}
 				builds := []struct {
 					name string
 					root func() [32]byte
@@ -35,30 +49,10 @@ func BenchmarkSortedAccountsInterleaved(b *testing.B) {
 						feed(b, st, keys, values)
 						return st.Hash()
 					}},
-					{"keccakroot", func() [32]byte {
-						builder.Reset()
-						feed(b, builder, keys, values)
-						return builder.Hash()
-					}},
-					{"keccakroot-batch", func() [32]byte {
-						builder.Reset()
-						if err := builder.UpdateBatch(keys, values); err != nil {
-							b.Fatal(err)
-						}
-						return builder.Hash()
-					}},
-					{"keccakroot-parallel", func() [32]byte {
-						parallel.Reset()
-						feed(b, parallel, keys, values)
-						return parallel.Hash()
-					}},
-					{"keccakroot-parallel-batch", func() [32]byte {
-						parallel.Reset()
-						if err := parallel.UpdateBatch(keys, values); err != nil {
-							b.Fatal(err)
-						}
-						return parallel.Hash()
-					}},
+					{"keccakroot", build(builder, false)},
+					{"keccakroot-batch", build(builder, true)},
+					{"keccakroot-parallel", build(parallel, false)},
+					{"keccakroot-parallel-batch", build(parallel, true)},
 				}
 				turns := make([]benchturns.Turn, len(builds))
 				for i, build := range builds {

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-
-	"github.com/keccakroot/keccakroot/internal/prefetch"
 )
 
 // Range proofs, by go-ethereum's rules (trie/proof.go, VerifyRangeProof):
@@ -96,11 +94,10 @@ func checkRange(keys, values [][]byte) error {
 	// The first pass over the caller's keys and values: ask for them
 	// ahead (a range's keys and values are often separate heap objects),
 	// and the passes after this one find them in the caches.
-	var ahead [2][]byte
+	var ahead pairAhead
 	for i, key := range keys {
 		if j := i + readAhead; j < len(keys) {
-			ahead[0], ahead[1] = keys[j], values[j]
-			prefetch.Lines(ahead[:])
+			ahead.ask(keys[j], values[j])
 		}
 		if i+1 < len(keys) {
 			if bytes.Compare(key, keys[i+1]) >= 0 {

@@ -16,7 +16,6 @@ import (
 	"github.com/ethereum/go-ethereum/consensus/ethash"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/core/types/bal"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rlp"
@@ -96,17 +95,6 @@ var generateChain = sync.OnceValues(func() (*testChain, error) {
 // amsterdamBlocks is the number of blocks of the Amsterdam chain after its
 // genesis block.
 const amsterdamBlocks = 40
-
-// exportBlock is the record 'geth export' of go-ethereum v1.17 writes for a
-// block (type exportBlock in its cmd/utils/cmd.go): the devp2p block's
-// items, then the block access list as an optional fifth item.
-type exportBlock struct {
-	Header      *types.Header
-	Txs         []*types.Transaction
-	Uncles      []*types.Header
-	Withdrawals []*types.Withdrawal  `rlp:"optional"`
-	AccessList  *bal.BlockAccessList `rlp:"optional"`
-}
 
 // amsterdamChain is a proof-of-stake chain with Amsterdam from genesis, made
 // with go-ethereum's GenerateChain, which executes every block and attaches
@@ -199,7 +187,7 @@ var generateAmsterdamChain = sync.OnceValues(func() (*amsterdamChain, error) {
 		if err != nil {
 			return nil, err
 		}
-		export, err := rlp.EncodeToBytes(exportBlock{Header: b.Header(), Txs: b.Transactions(), Uncles: b.Uncles(),
+		export, err := rlp.EncodeToBytes(exportedBlock{Header: b.Header(), Txs: b.Transactions(), Uncles: b.Uncles(),
 			Withdrawals: b.Withdrawals(), AccessList: b.AccessList()})
 		if err != nil {
 			return nil, err

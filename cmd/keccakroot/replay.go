@@ -44,16 +44,13 @@ state last) and commit; progress as verify-chain shows it.
 Exit codes: 0 every block executed and matched; 1 a block failed a check (named by
 number, hash and position in the file, with the reason; for a state root, both
 roots); 2 bad usage, or a genesis or chain file that cannot be read or parsed.`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			jsonFlag(),
 			&cli.StringFlag{Name: "genesis", Usage: "the chain's genesis, a go-ethereum genesis JSON `FILE`"},
 			&cli.StringFlag{Name: "network", Usage: "a built-in network's genesis instead: " + strings.Join(networkNames(), ", ")},
 			&cli.BoolFlag{Name: "geth", Usage: "also execute on go-ethereum's own state database, compare and time it"},
 			&cli.StringFlag{Name: "datadir", Usage: "keep the state in go-ethereum's pebble store under `DIR` (a new directory), not in memory"},
-			&cli.BoolFlag{Name: "no-progress", Usage: "print no progress while replaying"},
-			&cli.DurationFlag{Name: "progress-interval", Value: 5 * time.Second, Usage: "time between progress lines, a `DURATION` such as 10s, when standard error is not a terminal"},
-			&cli.IntFlag{Name: "max-block-size", Value: maxBlockSize, Usage: "largest block to read, in `BYTES` of RLP"},
-		},
+		}, chainReadingFlags("replaying")...),
 		Action: replayAction,
 	}
 }
@@ -104,39 +101,26 @@ func replayAction(c *cli.Context) error {
 	if err := checkGenesis(genesis); err != nil {
 		return err
 	}
-	limit := c.Int("max-block-size")
-	if limit < 1 {
-		return usageErrorf("--max-block-size %d: want a positive number of bytes", limit)
+	in, err := openChain(c)
+	if err != nil {
+		return err
 	}
+	defer in.close()
 	datadir := c.String("datadir")
 	if datadir != "" {
 		if err := os.Mkdir(datadir, 0o750); err != nil {
 			return usageErrorf("--datadir: %v (give a new directory)", err)
 		}
 	}
-	path := c.Args().First()
-	src, fileSize, closeFile, err := openInput(path)
-	if err != nil {
-		return err
-	}
-	defer closeFile()
-	if path == "-" {
-		path = "standard input"
-	}
-	counter := &countingReader{r: src}
-	stream, gz, err := openChainStream(counter)
-	if err != nil {
-		return inputError(fmt.Errorf("%s: %w", path, err))
-	}
 	r, err := newReplayer(genesis, c.Bool("geth"), datadir)
 	if err != nil {
 		return err
 	}
 	defer r.close()
-	res := &replayResult{Command: "replay", File: path, Gzip: gz, Genesis: r.head.Hash()}
-	prog := newProgress(c.App.ErrWriter, fileSize, c.Duration("progress-interval"), c.Bool("no-progress") || jsonMode(c) && !isTerminal(c.App.ErrWriter))
+	res := &replayResult{Command: "replay", File: in.name, Gzip: in.gzip, Genesis: r.headHash}
+	prog := in.progress(c)
 	start := time.Now()
-	err = replayBlocks(r, newBlockReader(stream, limit), res, prog, counter)
+	err = replayBlocks(r, in.blocks, res, prog, in.counter)
 	prog.finish()
 	res.Seconds = seconds(time.Since(start))
 	res.Keccakroot = r.sides[0].times
@@ -147,7 +131,7 @@ func replayAction(c *cli.Context) error {
 		err = inputError(errors.New("the file holds no blocks after the genesis"))
 	}
 	if err != nil {
-		err = withPath(path, err)
+		err = withPath(in.name, err)
 		res.Error = err.Error()
 	}
 	res.OK = err == nil
@@ -180,28 +164,6 @@ func flagGenesis(c *cli.Context) (*core.Genesis, error) {
 	return nil, usageErrorf("%s: the chain's genesis is needed: --genesis FILE or --network NAME", c.Command.Name)
 }
 
-// openInput opens path, or standard input for "-", and returns its size
-// (-1 if unknown) and how to close it.
-func openInput(path string) (io.Reader, int64, func(), error) {
-	if path == "-" {
-		return os.Stdin, -1, func() {}, nil
-	}
-	f, err := os.Open(path) // #nosec G304 -- the user names the file to read
-	if err != nil {
-		return nil, 0, nil, inputError(err)
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, 0, nil, inputError(err)
-	}
-	if st.IsDir() {
-		f.Close()
-		return nil, 0, nil, usageErrorf("%s is a directory, not a chain file", path)
-	}
-	return f, st.Size(), func() { f.Close() }, nil
-}
-
 // replayBlocks reads and executes the blocks of the file in order.
 func replayBlocks(r *replayer, br *blockReader, res *replayResult, prog progress, counter *countingReader) error {
 	var buf []byte
@@ -222,8 +184,8 @@ func replayBlocks(r *replayer, br *blockReader, res *replayResult, prog progress
 			return inputError(fmt.Errorf("block %d of the file (at byte %d): %w", index+1, offset, err))
 		}
 		if index == 0 && block.NumberU64() == 0 {
-			if block.Hash() != r.head.Hash() {
-				return mismatchErrorf("the file's genesis block %x is not the genesis given (%x)", block.Hash(), r.head.Hash())
+			if block.Hash() != r.headHash {
+				return mismatchErrorf("the file's genesis block %x is not the genesis given (%x)", block.Hash(), r.headHash)
 			}
 			continue
 		}

@@ -33,13 +33,20 @@ const recentHeaders = 300
 // or two state databases (keccakroot's, and go-ethereum's own with --geth),
 // each over a path-scheme trie database of its own, and validates each as
 // core.BlockChain does after execution. It is the chain context of the
-// processor: the headers it executed.
+// processor: the last recentHeaders headers it executed, the head last.
 type replayer struct {
-	config  *params.ChainConfig
-	engine  consensus.Engine
-	headers map[common.Hash]*types.Header
-	head    *types.Header
-	sides   []*replaySide // keccakroot's first
+	config   *params.ChainConfig
+	engine   consensus.Engine
+	recent   [recentHeaders]knownHeader // by number modulo recentHeaders
+	head     *types.Header
+	headHash common.Hash
+	sides    []*replaySide // keccakroot's first
+}
+
+// knownHeader is a header the replayer executed, with its hash.
+type knownHeader struct {
+	header *types.Header
+	hash   common.Hash
 }
 
 // replaySide is one state database of a replay and the time it spent.
@@ -68,7 +75,7 @@ func (t replayTimes) total() time.Duration {
 // too with geth. With a datadir, each side's state goes into a pebble store
 // of its own under it; otherwise into memory.
 func newReplayer(genesis *core.Genesis, geth bool, datadir string) (*replayer, error) {
-	r := &replayer{config: genesis.Config, engine: beacon.New(ethash.NewFaker()), headers: map[common.Hash]*types.Header{}}
+	r := &replayer{config: genesis.Config, engine: beacon.New(ethash.NewFaker())}
 	names := []string{"keccakroot"}
 	if geth {
 		names = append(names, "go-ethereum")
@@ -92,9 +99,8 @@ func newReplayer(genesis *core.Genesis, geth bool, datadir string) (*replayer, e
 			sdb = adapter.NewStateDatabase(sdb)
 		}
 		r.sides = append(r.sides, &replaySide{name: name, disk: disk, tdb: tdb, sdb: sdb})
-		r.head = block.Header()
+		r.advance(block)
 	}
-	r.headers[r.head.Hash()] = r.head
 	return r, nil
 }
 
@@ -111,24 +117,32 @@ func (r *replayer) close() {
 func (r *replayer) Config() *params.ChainConfig  { return r.config }
 func (r *replayer) Engine() consensus.Engine     { return r.engine }
 func (r *replayer) CurrentHeader() *types.Header { return r.head }
-func (r *replayer) GetHeaderByHash(h common.Hash) *types.Header {
-	return r.headers[h]
+func (r *replayer) GetHeaderByHash(hash common.Hash) *types.Header {
+	for _, k := range r.recent {
+		if k.header != nil && k.hash == hash {
+			return k.header
+		}
+	}
+	return nil
 }
-func (r *replayer) GetHeader(h common.Hash, number uint64) *types.Header {
-	if hd := r.headers[h]; hd != nil && hd.Number.Uint64() == number {
-		return hd
+func (r *replayer) GetHeader(hash common.Hash, number uint64) *types.Header {
+	if k := r.recent[number%recentHeaders]; k.header != nil && k.hash == hash && k.header.Number.Uint64() == number {
+		return k.header
 	}
 	return nil
 }
 func (r *replayer) GetHeaderByNumber(number uint64) *types.Header {
-	for h := r.head; h != nil; h = r.headers[h.ParentHash] {
-		if n := h.Number.Uint64(); n == number {
-			return h
-		} else if n < number {
-			break
-		}
+	if k := r.recent[number%recentHeaders]; k.header != nil && k.header.Number.Uint64() == number {
+		return k.header
 	}
 	return nil
+}
+
+// advance makes block the head, in place of the header recentHeaders
+// below it.
+func (r *replayer) advance(block *types.Block) {
+	r.head, r.headHash = block.Header(), block.Hash()
+	r.recent[r.head.Number.Uint64()%recentHeaders] = knownHeader{header: r.head, hash: r.headHash}
 }
 
 // blockFailure is a block that failed a check: on which side, and why.
@@ -146,9 +160,9 @@ func (f *blockFailure) Error() string { return f.side + ": " + f.reason }
 // fails on any side is a *blockFailure; with two sides, both must reach
 // the same state root.
 func (r *replayer) execute(block *types.Block) error {
-	parent := r.headers[block.ParentHash()]
-	if parent == nil || parent != r.head {
-		return &blockFailure{side: "chain", reason: fmt.Sprintf("parent %x is not the block before (%x)", block.ParentHash(), r.head.Hash())}
+	parent := r.head
+	if block.ParentHash() != r.headHash {
+		return &blockFailure{side: "chain", reason: fmt.Sprintf("parent %x is not the block before (%x)", block.ParentHash(), r.headHash)}
 	}
 	roots := map[string]common.Hash{}
 	var failure *blockFailure
@@ -169,16 +183,7 @@ func (r *replayer) execute(block *types.Block) error {
 		failure.roots = roots
 		return failure
 	}
-	r.head = block.Header()
-	r.headers[block.Hash()] = r.head
-	if old := r.head.Number.Uint64(); old > recentHeaders {
-		for h := r.headers[r.head.ParentHash]; h != nil; h = r.headers[h.ParentHash] {
-			if h.Number.Uint64() < old-recentHeaders {
-				delete(r.headers, h.Hash())
-				break
-			}
-		}
-	}
+	r.advance(block)
 	return nil
 }
 

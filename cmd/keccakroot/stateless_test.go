@@ -33,7 +33,7 @@ func amsterdamWitness(t *testing.T, ams *amsterdamChain, n int) *stateless.Witne
 		}
 	}
 	block := ams.blocks[n]
-	parent := r.headers[block.ParentHash()]
+	parent := r.head
 	w, err := stateless.NewWitness(block.Header(), r, false)
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -47,13 +46,10 @@ Prints blocks and MB per second; a progress bar on a terminal, a progress line e
 Exit codes: 0 every block verified; 1 a block's roots disagree with its header or the
 chain is broken (the first bad block is named by number, hash and reason); 2 bad usage,
 or a file that cannot be read, is truncated, is not RLP or holds a malformed block.`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			jsonFlag(),
 			&cli.IntFlag{Name: "workers", Value: 0, Usage: "goroutines verifying blocks, `N`; 0 means all cores"},
-			&cli.BoolFlag{Name: "no-progress", Usage: "print no progress while verifying"},
-			&cli.DurationFlag{Name: "progress-interval", Value: 5 * time.Second, Usage: "time between progress lines, a `DURATION` such as 10s, when standard error is not a terminal"},
-			&cli.IntFlag{Name: "max-block-size", Value: maxBlockSize, Usage: "largest block to read, in `BYTES` of RLP"},
-		},
+		}, chainReadingFlags("verifying")...),
 		Action: verifyChainAction,
 	}
 }
@@ -106,42 +102,17 @@ func verifyChainAction(c *cli.Context) error {
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	limit := c.Int("max-block-size")
-	if limit < 1 {
-		return usageErrorf("--max-block-size %d: want a positive number of bytes", limit)
-	}
-	path := c.Args().First()
-	var (
-		src      io.Reader
-		fileSize int64 = -1
-	)
-	if path == "-" {
-		path = "standard input"
-		src = os.Stdin
-	} else {
-		f, err := os.Open(path) // #nosec G304 -- the user names the file to read
-		if err != nil {
-			return inputError(err)
-		}
-		defer f.Close()
-		if st, err := f.Stat(); err == nil {
-			if st.IsDir() {
-				return usageErrorf("verify-chain: %s is a directory, not a chain file", path)
-			}
-			fileSize = st.Size()
-		}
-		src = f
-	}
-	counter := &countingReader{r: src}
-	stream, gz, err := openChainStream(counter)
+	in, err := openChain(c)
 	if err != nil {
-		return inputError(fmt.Errorf("%s: %w", path, err))
+		return err
 	}
-	res := &chainResult{Command: "verify-chain", File: path, Gzip: gz, Workers: workers}
-	prog := newProgress(c.App.ErrWriter, fileSize, c.Duration("progress-interval"), c.Bool("no-progress") || jsonMode(c) && !isTerminal(c.App.ErrWriter))
+	defer in.close()
+	path, counter := in.name, in.counter
+	res := &chainResult{Command: "verify-chain", File: path, Gzip: in.gzip, Workers: workers}
+	prog := in.progress(c)
 	v := &chainVerifier{res: res, prog: prog, counter: counter}
 	start := time.Now()
-	err = v.run(newBlockReader(stream, limit), workers)
+	err = v.run(in.blocks, workers)
 	prog.finish()
 	elapsed := time.Since(start)
 
