@@ -1,202 +1,76 @@
 package adapter
 
 import (
-	"math/big"
-	"math/rand/v2"
-	"os"
-	"strconv"
-	"sync"
+	"context"
+	"runtime/metrics"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/state"
-	"github.com/ethereum/go-ethereum/core/tracing"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/types/bal"
-	"github.com/ethereum/go-ethereum/ethdb"
-	"github.com/ethereum/go-ethereum/ethdb/pebble"
-	"github.com/ethereum/go-ethereum/params"
-	"github.com/ethereum/go-ethereum/trie"
-	"github.com/ethereum/go-ethereum/trie/trienode"
+	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/triedb"
-	"github.com/holiman/uint256"
 
 	"github.com/keccakroot/keccakroot/internal/benchturns"
 )
 
-// benchStateSize is the state of BenchmarkStateDBBlock: accounts in all,
-// contracts among them with storageSlots slots each, and bigContracts
-// more with bigSlots each. KECCAKROOT_STATE_ACCOUNTS sets the number of
-// accounts (a million is the size of the target; the default keeps a run
-// of the package's benchmarks short).
-type benchStateSize struct {
-	accounts, contracts, storageSlots, bigContracts, bigSlots int
-}
-
-func stateBenchSize() benchStateSize {
-	size := benchStateSize{accounts: 200_000, contracts: 2_000, storageSlots: 10, bigContracts: 2, bigSlots: 100_000}
-	if testing.Short() {
-		size = benchStateSize{accounts: 5_000, contracts: 100, storageSlots: 10, bigContracts: 1, bigSlots: 2_000}
-	}
-	if n, err := strconv.Atoi(os.Getenv("KECCAKROOT_STATE_ACCOUNTS")); err == nil && n > 0 {
-		size.accounts, size.contracts = n, n/100
-	}
-	return size
-}
-
-// benchStateDB is a state committed into a pebble store on disk, through
-// go-ethereum's hash-scheme trie database.
-type benchStateDB struct {
-	disk      ethdb.Database
-	root      common.Hash
-	accounts  []common.Address
-	contracts []common.Address // the big ones first
-}
-
-var benchStateOnce = sync.OnceValues(func() (*benchStateDB, error) {
-	return buildBenchState(stateBenchSize())
-})
-
-// buildBenchState writes the state of size into a new pebble store.
-func buildBenchState(size benchStateSize) (*benchStateDB, error) {
-	dir, err := os.MkdirTemp("", "keccakroot-statedb-bench")
-	if err != nil {
-		return nil, err
-	}
-	kv, err := pebble.New(dir, 512, 256, "", false)
-	if err != nil {
-		return nil, err
-	}
-	s := &benchStateDB{disk: rawdb.NewDatabase(kv)}
-	tdb := triedb.NewDatabase(s.disk, triedb.HashDefaults)
-	r := rand.New(rand.NewPCG(7, 7))
-	merged := trienode.NewMergedNodeSet()
-	accounts, err := trie.NewStateTrie(trie.StateTrieID(types.EmptyRootHash), tdb)
-	if err != nil {
-		return nil, err
-	}
-	for i := range size.accounts {
-		addr := randAddress(r)
-		acc := &types.StateAccount{Nonce: uint64(i % 7), Balance: uint256.NewInt(r.Uint64()), Root: types.EmptyRootHash, CodeHash: types.EmptyCodeHash[:]}
-		slots := 0
-		switch {
-		case i < size.bigContracts:
-			slots = size.bigSlots
-		case i < size.bigContracts+size.contracts:
-			slots = size.storageSlots
-		}
-		if slots > 0 {
-			storage, err := trie.NewStateTrie(trie.StorageTrieID(types.EmptyRootHash, Keccak256Hash(addr[:]), types.EmptyRootHash), tdb)
-			if err != nil {
-				return nil, err
-			}
-			for range slots {
-				slot := randHash(r)
-				if err := storage.UpdateStorage(addr, slot[:], randHash(r).Bytes()[r.IntN(31):]); err != nil {
-					return nil, err
-				}
-			}
-			root, set := storage.Commit(false)
-			if err := merged.Merge(set); err != nil {
-				return nil, err
-			}
-			acc.Root, acc.CodeHash = root, Keccak256(addr[:])
-			s.contracts = append(s.contracts, addr)
-		}
-		if err := accounts.UpdateAccount(addr, acc, 0); err != nil {
-			return nil, err
-		}
-		s.accounts = append(s.accounts, addr)
-	}
-	root, set := accounts.Commit(true) // the leaves, by which the hash scheme keeps the storage tries
-	if err := merged.Merge(set); err != nil {
-		return nil, err
-	}
-	if err := tdb.Update(root, types.EmptyRootHash, 0, merged, triedb.NewStateSet()); err != nil {
-		return nil, err
-	}
-	if err := tdb.Commit(root, false); err != nil {
-		return nil, err
-	}
-	s.root = root
-	return s, nil
-}
-
-// stateBlock is a block's state changes: accounts whose balance changes
-// (some of them new), and slots written (some cleared) in contracts, the
-// big ones among them.
-type stateBlock struct {
-	balances map[common.Address]*uint256.Int
-	slots    map[common.Address]map[common.Hash]common.Hash
-}
-
-func newStateBlock(s *benchStateDB, seed uint64, accounts, slots int) *stateBlock {
-	r := rand.New(rand.NewPCG(seed, 1))
-	blk := &stateBlock{balances: map[common.Address]*uint256.Int{}, slots: map[common.Address]map[common.Hash]common.Hash{}}
-	for i := range accounts {
-		addr := s.accounts[r.IntN(len(s.accounts))]
-		if i%10 == 0 {
-			addr = randAddress(r) // a new account
-		}
-		blk.balances[addr] = uint256.NewInt(r.Uint64())
-	}
-	for i := range slots {
-		var contract common.Address
-		if i%5 == 0 {
-			contract = s.contracts[0]
-		} else {
-			contract = s.contracts[r.IntN(min(len(s.contracts), 200))]
-		}
-		if blk.slots[contract] == nil {
-			blk.slots[contract] = map[common.Hash]common.Hash{}
-		}
-		value := randHash(r)
-		if i%8 == 0 {
-			value = common.Hash{}
-		}
-		blk.slots[contract][randHash(r)] = value
-	}
-	return blk
-}
-
-// apply makes the block's changes to statedb, as its transactions would
-// have.
-func (blk *stateBlock) apply(statedb *state.StateDB) {
-	for addr, balance := range blk.balances {
-		statedb.SetBalance(addr, balance, tracing.BalanceChangeUnspecified)
-	}
-	for addr, slots := range blk.slots {
-		for slot, value := range slots {
-			statedb.SetState(addr, slot, value)
-		}
-	}
-}
-
 // benchProcs are the GOMAXPROCS values the StateDB benchmark runs at.
 var benchProcs = []int{1, 2}
 
-// BenchmarkStateDBBlock times go-ethereum's StateDB hashing and committing
-// a block's state changes (2,000 accounts, 5,000 slots, new accounts and
-// cleared slots among them) on go-ethereum's state database and on
-// NewStateDatabase, taking turns (benchturns) on the same pebble store, a
-// fresh block each round: the changes are made untimed, with the trie
-// prefetcher on, then IntermediateRoot and Commit (into the trie
-// database's memory, as a client does each block) are timed, loading the
-// nodes the prefetcher has not; op=hash times IntermediateRoot alone,
-// op=hash+commit IntermediateRoot then Commit (which finds the state
-// hashed and commits it). Both roots are checked against each
-// other each round. Reported per block, at GOMAXPROCS 1 and 2.
+// BenchmarkStateDBBlock times go-ethereum's StateDB on go-ethereum's state
+// database and on NewStateDatabase, taking turns (benchturns) on the same
+// pebble store, for each scheme, with the trie database's caches of
+// go-ethereum's core.DefaultConfig (clientTrieConfig), a fresh block each
+// round (2,000 accounts, 5,000 slots, new accounts and cleared slots among
+// them), at GOMAXPROCS 1 and 2:
+//
+//   - op=hash: the block's changes are made untimed with the trie
+//     prefetcher on, then IntermediateRoot is timed, loading the nodes the
+//     prefetcher has not;
+//   - op=hash+commit: the same, IntermediateRoot then Commit into the trie
+//     database's memory, as a client does each block;
+//   - op=block: the whole block, its transactions (a transfer to each
+//     account, calls writing the slots) executed by go-ethereum's EVM, then
+//     IntermediateRoot and Commit; every receipt is checked to succeed;
+//   - op=accesslist: the post-state root from the block's access list,
+//     StateDB.ApplyBlockAccessList and IntermediateRoot against
+//     AccessListStateRoot.
+//
+// Both roots are checked against each other every round. Reported per
+// block: each side's time, the split go-ethereum's StateDB times itself,
+// and the bytes each side allocates during its timed part.
 func BenchmarkStateDBBlock(b *testing.B) {
-	s, err := benchStateOnce()
-	if err != nil {
-		b.Fatal(err)
+	for _, scheme := range []string{rawdb.HashScheme, rawdb.PathScheme} {
+		b.Run("scheme="+scheme, func(b *testing.B) {
+			s, err := benchStates[scheme]()
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, op := range []string{"hash", "hash+commit", "block"} {
+				benchturns.AtProcs(b, "op="+op, benchProcs, func(b *testing.B) { benchStateDBTurns(b, s, op) })
+			}
+			benchturns.AtProcs(b, "op=accesslist", benchProcs, func(b *testing.B) { benchAccessListTurns(b, s) })
+		})
 	}
-	for _, op := range []string{"hash", "hash+commit"} {
-		benchturns.AtProcs(b, "op="+op, benchProcs, func(b *testing.B) { benchStateDBTurns(b, s, op == "hash+commit") })
+}
+
+// benchTrieDatabases opens n trie databases over the state's store with a
+// client's caches, closed when b ends.
+func benchTrieDatabases(b *testing.B, s *benchStateDB, n int) []*triedb.Database {
+	tdbs := make([]*triedb.Database, n)
+	for i := range tdbs {
+		tdbs[i] = triedb.NewDatabase(s.disk, clientTrieConfig(s.scheme))
 	}
-	benchturns.AtProcs(b, "op=accesslist", benchProcs, func(b *testing.B) { benchAccessListTurns(b, s) })
+	b.Cleanup(func() {
+		for _, tdb := range tdbs {
+			tdb.Close()
+		}
+	})
+	return tdbs
 }
 
 // accessList returns the block's changes as an EIP-7928 access list, each
@@ -219,19 +93,21 @@ func (blk *stateBlock) accessList() *bal.BlockAccessList {
 // with the trie prefetcher on, against AccessListStateRoot, a fresh block
 // each round, the roots checked against each other.
 func benchAccessListTurns(b *testing.B, s *benchStateDB) {
-	tdbs := []*triedb.Database{triedb.NewDatabase(s.disk, triedb.HashDefaults), triedb.NewDatabase(s.disk, triedb.HashDefaults)}
-	sdb := state.NewMPTDatabase(tdbs[0], nil)
-	rules := params.MergedTestChainConfig.Rules(big.NewInt(1), true, 0)
+	tdbs := benchTrieDatabases(b, s, 2)
+	sdb := state.NewDatabase(tdbs[0], state.NewCodeDB(s.disk))
 	var (
 		round uint64
 		list  *bal.BlockAccessList
 		roots [2]common.Hash
+		alloc allocCounter
 	)
 	turns := []benchturns.Turn{
 		{
 			Prepare: func() {
+				alloc.stop(1)
 				round++
 				list = newStateBlock(s, round, 2000, 5000).accessList()
+				alloc.start(0)
 			},
 			Call: func(int) {
 				statedb, err := state.New(s.root, sdb)
@@ -242,11 +118,12 @@ func benchAccessListTurns(b *testing.B, s *benchStateDB) {
 				if err := statedb.ApplyBlockAccessList(list); err != nil {
 					b.Fatal(err)
 				}
-				roots[0] = statedb.IntermediateRoot(rules)
+				roots[0] = statedb.IntermediateRoot(benchRules)
 				statedb.StopPrefetcher()
 			},
 		},
 		{
+			Prepare: func() { alloc.stop(0); alloc.start(1) },
 			Call: func(int) {
 				root, err := AccessListStateRoot(s.root, list, tdbs[1])
 				if err != nil {
@@ -259,90 +136,127 @@ func benchAccessListTurns(b *testing.B, s *benchStateDB) {
 		},
 	}
 	perBlock := benchturns.Measure(b, 1, turns)
+	alloc.stop(1)
 	for i, name := range []string{"geth", "keccakroot"} {
 		b.ReportMetric(perBlock[i]/1e6, "ms/block-"+name)
+		alloc.report(b, i, name)
 	}
 	b.ReportMetric(perBlock[0]/perBlock[1], "speedup")
 }
 
-// benchStateDBTurns is BenchmarkStateDBBlock for IntermediateRoot alone or
-// with Commit.
-func benchStateDBTurns(b *testing.B, s *benchStateDB, commit bool) {
+// benchStateDBTurns is BenchmarkStateDBBlock for op hash, hash+commit or
+// block.
+func benchStateDBTurns(b *testing.B, s *benchStateDB, op string) {
 	names := []string{"geth", "keccakroot"}
-	{
-		dbs := make([]state.Database, 2)
-		tdbs := make([]*triedb.Database, 2)
-		for i := range dbs {
-			tdbs[i] = triedb.NewDatabase(s.disk, triedb.HashDefaults)
-			dbs[i] = state.NewMPTDatabase(tdbs[i], nil)
-		}
-		dbs[1] = NewStateDatabase(dbs[1])
-		var (
-			round   uint64
-			blk     *stateBlock
-			statedb [2]*state.StateDB
-			roots   [2]common.Hash
-			split   [2]stateDBSplit
-		)
-		rules := params.MergedTestChainConfig.Rules(big.NewInt(1), true, 0)
-		turn := func(impl int) benchturns.Turn {
-			return benchturns.Turn{
-				Prepare: func() {
-					if impl == 0 {
-						round++
-						blk = newStateBlock(s, round, 2000, 5000)
-					}
-					if commit && roots[impl] != (common.Hash{}) {
-						tdbs[impl].Dereference(roots[impl])
-					}
-					sdb, err := state.New(s.root, dbs[impl])
-					if err != nil {
-						b.Fatal(err)
-					}
-					sdb.StartPrefetcher("bench", nil)
-					blk.apply(sdb)
-					statedb[impl] = sdb
-				},
-				Call: func(int) {
-					root := statedb[impl].IntermediateRoot(rules)
-					if commit {
+	tdbs := benchTrieDatabases(b, s, 2)
+	dbs := make([]state.Database, 2)
+	for i := range dbs {
+		dbs[i] = state.NewDatabase(tdbs[i], state.NewCodeDB(s.disk))
+	}
+	dbs[1] = NewStateDatabase(dbs[1])
+	var (
+		round   uint64
+		blk     *stateBlock
+		txs     types.Transactions
+		statedb [2]*state.StateDB
+		roots   [2]common.Hash
+		split   [2]stateDBSplit
+		alloc   allocCounter
+	)
+	commit := op != "hash"
+	turn := func(impl int) benchturns.Turn {
+		return benchturns.Turn{
+			Prepare: func() {
+				alloc.stop(1 - impl)
+				if impl == 0 {
+					round++
+					blk = newStateBlock(s, round, 2000, 5000)
+					if op == "block" {
 						var err error
-						if root, err = statedb[impl].Commit(rules, 1); err != nil {
+						if txs, err = blk.transactions(s); err != nil {
 							b.Fatal(err)
 						}
 					}
-					statedb[impl].StopPrefetcher()
-					split[impl].add(statedb[impl])
-					roots[impl] = root
-					if impl == 1 && roots[0] != roots[1] {
-						b.Fatalf("round %d: keccakroot's root %x, go-ethereum's %x", round, roots[1], roots[0])
+				}
+				if commit && s.scheme == rawdb.HashScheme && roots[impl] != (common.Hash{}) {
+					tdbs[impl].Dereference(roots[impl])
+				}
+				sdb, err := state.New(s.root, dbs[impl])
+				if err != nil {
+					b.Fatal(err)
+				}
+				sdb.StartPrefetcher("bench", nil)
+				if op != "block" {
+					blk.apply(sdb)
+				}
+				statedb[impl] = sdb
+				alloc.start(impl)
+			},
+			Call: func(int) {
+				if op == "block" {
+					start := time.Now()
+					executeBenchBlock(b, statedb[impl], s.root, txs)
+					split[impl].execution += time.Since(start)
+				}
+				root := statedb[impl].IntermediateRoot(benchRules)
+				if commit {
+					var err error
+					if root, err = statedb[impl].Commit(benchRules, 1); err != nil {
+						b.Fatal(err)
 					}
-				},
-			}
+				}
+				statedb[impl].StopPrefetcher()
+				split[impl].add(statedb[impl])
+				roots[impl] = root
+				if impl == 1 && roots[0] != roots[1] {
+					b.Fatalf("round %d: keccakroot's root %x, go-ethereum's %x", round, roots[1], roots[0])
+				}
+			},
 		}
-		perBlock := benchturns.Measure(b, 1, []benchturns.Turn{turn(0), turn(1)})
-		for i, name := range names {
-			b.ReportMetric(perBlock[i]/1e6, "ms/block-"+name)
+	}
+	perBlock := benchturns.Measure(b, 1, []benchturns.Turn{turn(0), turn(1)})
+	alloc.stop(1)
+	for i, name := range names {
+		b.ReportMetric(perBlock[i]/1e6, "ms/block-"+name)
+	}
+	b.ReportMetric(perBlock[0]/perBlock[1], "speedup")
+	for i, name := range names {
+		split[i].report(b, name, commit)
+		alloc.report(b, i, name)
+	}
+}
+
+// executeBenchBlock runs txs on statedb with go-ethereum's EVM, as
+// core.StateProcessor runs a block's transactions, and fails b unless
+// every one succeeds.
+func executeBenchBlock(b *testing.B, statedb *state.StateDB, parent common.Hash, txs types.Transactions) {
+	header := benchBlockHeader(parent)
+	evm := vm.NewEVM(core.NewEVMBlockContext(header, nil, &header.Coinbase), statedb, benchChainConfig, vm.Config{})
+	gp := core.NewGasPool(header.GasLimit)
+	for i, tx := range txs {
+		statedb.SetTxContext(tx.Hash(), i, uint32(i+1))
+		receipt, _, err := core.ApplyTransaction(context.Background(), evm, gp, statedb, header, tx)
+		if err != nil {
+			b.Fatalf("transaction %d: %v", i, err)
 		}
-		b.ReportMetric(perBlock[0]/perBlock[1], "speedup")
-		for i, name := range names {
-			split[i].report(b, name, commit)
+		if receipt.Status != types.ReceiptStatusSuccessful {
+			b.Fatalf("transaction %d failed (gas used %d of %d)", i, receipt.GasUsed, tx.Gas())
 		}
 	}
 }
 
 // stateDBSplit adds up the parts of a block's state work that go-ethereum's
-// StateDB times itself.
+// StateDB times itself, and the execution before them.
 type stateDBSplit struct {
 	blocks int
-	// storage: the storage tries' updates and hashing (StorageUpdates),
-	// waiting for their prefetchers included; accounts: the account trie's
-	// updates (AccountUpdates), waiting for its prefetcher included; hash:
-	// the account trie's Hash (AccountHashes); tries: the tries' Commit,
-	// the longer of the account trie's and the slowest storage trie's
-	// (they run in parallel); database: the trie database's Update
-	// (DatabaseCommits).
-	storage, accounts, hash, tries, database time.Duration
+	// execution: the transactions (op=block); storage: the storage tries'
+	// updates and hashing (StorageUpdates), waiting for their prefetchers
+	// included; accounts: the account trie's updates (AccountUpdates),
+	// waiting for its prefetcher included; hash: the account trie's Hash
+	// (AccountHashes); tries: the tries' Commit, the longer of the account
+	// trie's and the slowest storage trie's (they run in parallel);
+	// database: the trie database's Update (DatabaseCommits).
+	execution, storage, accounts, hash, tries, database time.Duration
 }
 
 func (s *stateDBSplit) add(statedb *state.StateDB) {
@@ -359,11 +273,45 @@ func (s *stateDBSplit) report(b *testing.B, name string, commit bool) {
 		return
 	}
 	ms := func(d time.Duration) float64 { return float64(d) / float64(s.blocks) / 1e6 }
+	if s.execution > 0 {
+		b.ReportMetric(ms(s.execution), "ms/execution-"+name)
+	}
 	b.ReportMetric(ms(s.storage), "ms/storage-"+name)
 	b.ReportMetric(ms(s.accounts), "ms/accounts-"+name)
 	b.ReportMetric(ms(s.hash), "ms/hash-"+name)
 	if commit {
 		b.ReportMetric(ms(s.tries), "ms/commit-"+name)
 		b.ReportMetric(ms(s.database), "ms/database-"+name)
+	}
+}
+
+// allocCounter adds up the bytes the process allocates while each side's
+// turn runs, its trie prefetcher's goroutines included, from the runtime's
+// cumulative count (read without stopping the world).
+type allocCounter struct {
+	since [2]uint64
+	bytes [2]uint64
+	turns [2]int
+}
+
+func heapAllocated() uint64 {
+	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
+}
+
+func (a *allocCounter) start(impl int) { a.since[impl] = heapAllocated() }
+
+func (a *allocCounter) stop(impl int) {
+	if a.since[impl] != 0 {
+		a.bytes[impl] += heapAllocated() - a.since[impl]
+		a.turns[impl]++
+		a.since[impl] = 0
+	}
+}
+
+func (a *allocCounter) report(b *testing.B, impl int, name string) {
+	if a.turns[impl] > 0 {
+		b.ReportMetric(float64(a.bytes[impl])/float64(a.turns[impl])/1e6, "MB/block-"+name)
 	}
 }
