@@ -31,7 +31,8 @@ func gethAccessListRoot(t *testing.T, l *lockstep, sdb state.Database, parent *t
 
 // TestAccessListStateRoot computes the post-state root of every Amsterdam
 // block of the state chain from its access list and its parent's state
-// (executed in lockstep before it), both schemes: the header's root, and
+// (executed in lockstep before it), both schemes, also through one node cache
+// for the whole chain (CachedNodeDatabase): the header's root, and
 // go-ethereum's ApplyBlockAccessList's. Lists with one value changed (a
 // balance, a nonce, a slot written or cleared) give go-ethereum's root for
 // the changed list, not the header's.
@@ -40,6 +41,7 @@ func TestAccessListStateRoot(t *testing.T) {
 	for scheme := range schemes {
 		t.Run(schemes[scheme].name, func(t *testing.T) {
 			l := newLockstep(t, chain.genesis, beacon.New(ethash.NewFaker()), lockstepMode{scheme: scheme})
+			cached := CachedNodeDatabase(l.ours.tdb, NewNodeCache(1<<20)) // one cache for the whole chain
 			lists := 0
 			for _, block := range chain.blocks {
 				parent := l.headers[block.ParentHash()]
@@ -51,6 +53,9 @@ func TestAccessListStateRoot(t *testing.T) {
 					}
 					if got != block.Root() {
 						t.Fatalf("block %d: root %x from the access list, header %x", block.NumberU64(), got, block.Root())
+					}
+					if got, err := AccessListStateRoot(parent.Root, list, cached); err != nil || got != block.Root() {
+						t.Fatalf("block %d: root %x, %v through a node cache, header %x", block.NumberU64(), got, err, block.Root())
 					}
 					if lists%5 == 1 {
 						checkChangedLists(t, l, parent, block)

@@ -286,4 +286,3 @@ func benchBlockHeader(parent common.Hash) *types.Header {
 		BaseFee: big.NewInt(1), Difficulty: new(big.Int), Coinbase: common.Address{0xc0},
 	}
 }
-

@@ -82,6 +82,10 @@ func OpenSecureTrie(id *trie.ID, db database.NodeDatabase) (*SecureTrie, error) 
 }
 
 func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase) (*SecureTrie, error) {
+	// The nodes are read through a CachedNodeDatabase's cache, everything
+	// else (preimages, iteration) is the wrapped database's.
+	nodes := db
+	db, _ = splitCache(db)
 	if id == nil {
 		return nil, nilArgument("trie ID")
 	}
@@ -91,7 +95,7 @@ func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase
 	if db == nil {
 		return nil, nilArgument("trie database")
 	}
-	reader, err := db.NodeReader(id.StateRoot)
+	reader, err := nodes.NodeReader(id.StateRoot)
 	if err != nil {
 		s := &SecureTrie{id: *id}
 		return nil, s.missing(&triehash.MissingNodeError{Hash: id.Root, Err: err})

@@ -15,21 +15,29 @@ import (
 	"github.com/ethereum/go-ethereum/trie"
 	"github.com/ethereum/go-ethereum/trie/trienode"
 	"github.com/ethereum/go-ethereum/triedb"
+	"github.com/ethereum/go-ethereum/triedb/database"
 )
 
 // TestSecureTrieMatchesStateTrie makes the same changes to a SecureTrie and
 // to go-ethereum's trie.StateTrie, an account trie and a storage trie, over
 // two blocks and both schemes, with preimages recorded, and compares every
 // method's answer: reads, GetKey before and after Commit, Witness,
-// Commit(true)'s node set and leaves, Prove, and NodeIterator.
+// Commit(true)'s node set and leaves, Prove, and NodeIterator; and the same
+// with the SecureTrie opened on a CachedNodeDatabase, one NodeCache for all
+// blocks.
 func TestSecureTrieMatchesStateTrie(t *testing.T) {
 	for _, scheme := range schemes {
 		for _, owner := range []common.Hash{{}, {0x0e}} {
-			name := scheme.name + "/account"
-			if owner != (common.Hash{}) {
-				name = scheme.name + "/storage"
+			for _, cached := range []bool{false, true} {
+				name := scheme.name + "/account"
+				if owner != (common.Hash{}) {
+					name = scheme.name + "/storage"
+				}
+				if cached {
+					name += "/cached"
+				}
+				t.Run(name, func(t *testing.T) { checkSecureTrie(t, scheme.config, owner, cached) })
 			}
-			t.Run(name, func(t *testing.T) { checkSecureTrie(t, scheme.config, owner) })
 		}
 	}
 }
@@ -37,11 +45,15 @@ func TestSecureTrieMatchesStateTrie(t *testing.T) {
 // checkSecureTrie runs TestSecureTrieMatchesStateTrie on one trie: the
 // account trie for the zero owner, a storage trie otherwise (stored in a
 // database of its own, where its root stands for the state root).
-func checkSecureTrie(t *testing.T, schemeConfig *triedb.Config, owner common.Hash) {
+func checkSecureTrie(t *testing.T, schemeConfig *triedb.Config, owner common.Hash, cached bool) {
 	r := newRand(t)
 	config := *schemeConfig
 	config.Preimages = true
 	db := triedb.NewDatabase(rawdb.NewMemoryDatabase(), &config)
+	var ourDB database.NodeDatabase = db
+	if cached {
+		ourDB = CachedNodeDatabase(db, NewNodeCache(1<<20))
+	}
 	root := types.EmptyRootHash
 	var keys []common.Address
 	for block := uint64(1); block <= 3; block++ {
@@ -49,7 +61,7 @@ func checkSecureTrie(t *testing.T, schemeConfig *triedb.Config, owner common.Has
 		if owner != (common.Hash{}) {
 			id = trie.StorageTrieID(root, owner, root)
 		}
-		ours, err := OpenSecureTrie(id, db)
+		ours, err := OpenSecureTrie(id, ourDB)
 		if err != nil {
 			t.Fatal(err)
 		}
