@@ -9,16 +9,20 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/consensus/beacon"
 	"github.com/ethereum/go-ethereum/consensus/ethash"
 	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/stateless"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/trie"
+	"github.com/ethereum/go-ethereum/triedb"
 
 	"github.com/keccakroot/keccakroot/internal/benchturns"
 )
@@ -29,7 +33,8 @@ import (
 // -short) and a block of 2,000 transfers from 2,000 senders to existing
 // accounts and 50 calls that write 100 slots each of a contract holding
 // 20,000, the witness made by go-ethereum's StateDB. Reported per block,
-// with the witness's size.
+// with the witness's size, and each side's time by phase (statelessSplit),
+// from turns of their own.
 func BenchmarkExecuteStatelessLarge(b *testing.B) {
 	config, block, witness := largeStatelessBlock(b)
 	// The state the witness was made from is garbage now: collect it, so
@@ -42,6 +47,7 @@ func BenchmarkExecuteStatelessLarge(b *testing.B) {
 		}
 	}
 	ctx := context.Background()
+	var split [2]statelessSplit
 	perBlock := benchturns.Measure(b, 1, []benchturns.Turn{
 		{Call: func(int) {
 			stateRoot, receiptRoot, err := core.ExecuteStateless(ctx, config, vm.Config{}, block, witness)
@@ -51,13 +57,102 @@ func BenchmarkExecuteStatelessLarge(b *testing.B) {
 			stateRoot, receiptRoot, err := ExecuteStateless(ctx, config, vm.Config{}, block, witness)
 			check("keccakroot", stateRoot, receiptRoot, err)
 		}},
+		{Call: func(int) {
+			stateRoot, receiptRoot, err := split[0].geth(ctx, config, block, witness)
+			check("go-ethereum by phase", stateRoot, receiptRoot, err)
+		}},
+		{Call: func(int) {
+			stateRoot, receiptRoot, err := split[1].keccakroot(ctx, config, block, witness)
+			check("keccakroot by phase", stateRoot, receiptRoot, err)
+		}},
 	})
 	for i, name := range []string{"geth", "keccakroot"} {
 		b.ReportMetric(perBlock[i]/1e6, "ms/block-"+name)
+		split[i].report(b, name)
 	}
 	b.ReportMetric(perBlock[0]/perBlock[1], "speedup")
 	b.ReportMetric(float64(len(witness.State)), "witness-nodes")
 	b.ReportMetric(float64(len(block.Transactions())), "txs")
+}
+
+// statelessSplit adds up the phases of a stateless verification, timed in
+// turns of their own beside the whole calls: loading the witness (its nodes
+// and codes hashed, the parent's state opened on them), executing the block
+// (go-ethereum's StateProcessor and the stateless validation, the tries'
+// reads included) and hashing (the post-state root and the receipts root).
+type statelessSplit struct {
+	load, execute, hash time.Duration
+	runs                int
+}
+
+// keccakroot is ExecuteStateless by phase.
+func (s *statelessSplit) keccakroot(ctx context.Context, config *params.ChainConfig, block *types.Block, witness *stateless.Witness) (stateRoot, receiptRoot common.Hash, err error) {
+	start := time.Now()
+	run, err := loadStateless(config, witness)
+	if err != nil {
+		return common.Hash{}, common.Hash{}, err
+	}
+	loaded := time.Now()
+	res, err := run.execute(ctx, block, vm.Config{})
+	if err != nil {
+		return common.Hash{}, common.Hash{}, err
+	}
+	executed := time.Now()
+	stateRoot, receiptRoot, err = run.roots(block, res)
+	s.add(start, loaded, executed)
+	return stateRoot, receiptRoot, err
+}
+
+// geth is core.ExecuteStateless by phase, its steps as go-ethereum
+// v1.17.10's core/stateless.go takes them: the witness copied into a
+// memory database, each node and code hashed; the parent's state opened on
+// a hash-scheme trie database over it; the block processed and validated;
+// the receipts root through a StackTrie and IntermediateRoot. Its chain
+// context serves the witness's headers from a map, where go-ethereum's
+// reads them from the memory database (a handful of lookups a block).
+func (s *statelessSplit) geth(ctx context.Context, config *params.ChainConfig, block *types.Block, witness *stateless.Witness) (stateRoot, receiptRoot common.Hash, err error) {
+	start := time.Now()
+	memdb := witness.MakeHashDB()
+	statedb, err := state.New(witness.Root(), state.NewDatabase(triedb.NewDatabase(memdb, triedb.HashDefaults), state.NewCodeDB(memdb)))
+	if err != nil {
+		return common.Hash{}, common.Hash{}, err
+	}
+	chain := &witnessState{config: config, engine: beacon.New(ethash.NewFaker()), headers: map[common.Hash]*types.Header{}}
+	for _, h := range witness.Headers {
+		chain.headers[h.Hash()] = h
+	}
+	loaded := time.Now()
+	res, err := core.NewStateProcessor(chain).Process(ctx, block, statedb, nil, nil, vm.Config{}, nil)
+	if err == nil {
+		err = core.NewBlockValidator(config, nil).ValidateState(block, statedb, res, true)
+	}
+	if err != nil {
+		return common.Hash{}, common.Hash{}, err
+	}
+	executed := time.Now()
+	receiptRoot = types.DeriveSha(res.Receipts, trie.NewStackTrie(nil))
+	stateRoot = statedb.IntermediateRoot(config.Rules(block.Number(), block.Difficulty().Sign() == 0, block.Time()))
+	s.add(start, loaded, executed)
+	return stateRoot, receiptRoot, nil
+}
+
+func (s *statelessSplit) add(start, loaded, executed time.Time) {
+	s.load += loaded.Sub(start)
+	s.execute += executed.Sub(loaded)
+	s.hash += time.Since(executed)
+	s.runs++
+}
+
+func (s *statelessSplit) report(b *testing.B, name string) {
+	if s.runs == 0 {
+		return
+	}
+	for _, phase := range []struct {
+		name string
+		d    time.Duration
+	}{{"load", s.load}, {"execute", s.execute}, {"hash", s.hash}} {
+		b.ReportMetric(float64(phase.d)/float64(s.runs)/1e6, "ms/"+phase.name+"-"+name)
+	}
 }
 
 // largeStatelessBlock makes the state, the block and its witness of

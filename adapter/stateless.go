@@ -48,24 +48,57 @@ func ExecuteStateless(ctx context.Context, config *params.ChainConfig, vmConfig 
 	case witness == nil:
 		return common.Hash{}, common.Hash{}, nilArgument("witness")
 	}
-	ws, err := newWitnessState(config, witness)
+	run, err := loadStateless(config, witness)
 	if err != nil {
 		return common.Hash{}, common.Hash{}, err
+	}
+	res, err := run.execute(ctx, block, vmConfig)
+	if err != nil {
+		return common.Hash{}, common.Hash{}, err
+	}
+	return run.roots(block, res)
+}
+
+// statelessRun is ExecuteStateless's work in its three phases, which its
+// benchmark times apart: loading the witness (loadStateless), executing the
+// block (execute) and hashing the post-state (roots).
+type statelessRun struct {
+	ws      *witnessState
+	statedb *state.StateDB
+}
+
+// loadStateless hashes the witness's nodes and codes and opens the parent's
+// state on them.
+func loadStateless(config *params.ChainConfig, witness *stateless.Witness) (*statelessRun, error) {
+	ws, err := newWitnessState(config, witness)
+	if err != nil {
+		return nil, err
 	}
 	statedb, err := state.New(ws.root, ws)
 	if err != nil {
-		return common.Hash{}, common.Hash{}, err
+		return nil, err
 	}
-	res, err := core.NewStateProcessor(ws).Process(ctx, block, statedb, nil, nil, vmConfig, nil)
+	return &statelessRun{ws: ws, statedb: statedb}, nil
+}
+
+// execute runs block on the state with go-ethereum's StateProcessor and
+// validates what a stateless validation checks.
+func (r *statelessRun) execute(ctx context.Context, block *types.Block, vmConfig vm.Config) (*core.ProcessResult, error) {
+	res, err := core.NewStateProcessor(r.ws).Process(ctx, block, r.statedb, nil, nil, vmConfig, nil)
 	if err == nil {
-		err = core.NewBlockValidator(config, nil).ValidateState(block, statedb, res, true)
+		err = core.NewBlockValidator(r.ws.config, nil).ValidateState(block, r.statedb, res, true)
 	}
 	if err != nil {
-		return common.Hash{}, common.Hash{}, ws.explain(err, statedb)
+		return nil, r.ws.explain(err, r.statedb)
 	}
+	return res, nil
+}
+
+// roots hashes the post-state and the receipts.
+func (r *statelessRun) roots(block *types.Block, res *core.ProcessResult) (stateRoot, receiptRoot common.Hash, err error) {
 	receiptRoot = DeriveSha(res.Receipts)
-	stateRoot = statedb.IntermediateRoot(config.Rules(block.Number(), block.Difficulty().Sign() == 0, block.Time()))
-	if err := ws.explain(nil, statedb); err != nil {
+	stateRoot = r.statedb.IntermediateRoot(r.ws.config.Rules(block.Number(), block.Difficulty().Sign() == 0, block.Time()))
+	if err := r.ws.explain(nil, r.statedb); err != nil {
 		return common.Hash{}, common.Hash{}, err
 	}
 	return stateRoot, receiptRoot, nil
