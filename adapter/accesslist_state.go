@@ -37,6 +37,10 @@ var ErrAccessList = errors.New("adapter: block access list")
 // ErrAccessList naming the account and slot: accounts or slots out of
 // order or repeated, a missing value, or a storage write to an account that
 // ends the block absent. A node missing from db is an error too.
+//
+// A client rolling a chain forward passes CachedNodeDatabase(db, cache),
+// one NodeCache for all blocks: the nodes near the roots, which every
+// block reads, then come from the cache (never over a witness's nodes).
 func AccessListStateRoot(parentRoot common.Hash, list *bal.BlockAccessList, db database.NodeDatabase) (common.Hash, error) {
 	root, _, err := applyAccessList(parentRoot, list, db, false)
 	return root, err

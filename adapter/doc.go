@@ -72,7 +72,8 @@
 // wire form. AccessListStateRoot computes an Amsterdam block's post-state
 // root from its block access list and its parent's state, without
 // execution, and AccessListCommit the node set with it; WitnessNodes serves
-// a witness's nodes to it.
+// a witness's nodes to it, CachedNodeDatabase a trie database's through a
+// NodeCache that lasts from block to block.
 //
 // # Proofs
 //
