@@ -267,6 +267,36 @@ func ExampleOpenStateTrie() {
 	// Output: 1 true 2a
 }
 
+// A NodeCache in front of a trie database serves the nodes that the tries of
+// every block read again; here the second trie opened on the same state
+// reads all of its nodes from the cache.
+func ExampleCachedNodeDatabase() {
+	tdb := triedb.NewDatabase(rawdb.NewMemoryDatabase(), triedb.HashDefaults)
+	parent := trie.NewEmpty(tdb)
+	for i := byte(1); i <= 100; i++ {
+		parent.MustUpdate(crypto.Keccak256([]byte{i}), []byte{i})
+	}
+	root, set := parent.Commit(false)
+	if err := tdb.Update(root, types.EmptyRootHash, 0, trienode.NewWithNodeSet(set), triedb.NewStateSet()); err != nil {
+		panic(err)
+	}
+
+	cache := adapter.NewNodeCache(64 << 20)
+	nodes := adapter.CachedNodeDatabase(tdb, cache)
+	for block := range 2 {
+		t, err := adapter.OpenTrie(trie.StateTrieID(root), nodes)
+		if err != nil {
+			panic(err)
+		}
+		v, err := t.Get(crypto.Keccak256([]byte{42}))
+		hits, misses := cache.Stats()
+		fmt.Printf("block %d: %x %v, %d hits, %d misses\n", block, v, err, hits, misses)
+	}
+	// Output:
+	// block 0: 2a <nil>, 0 hits, 4 misses
+	// block 1: 2a <nil>, 4 hits, 4 misses
+}
+
 // Prove writes a key's proof into a proof database, as go-ethereum's
 // Trie.Prove does; VerifyProof checks it as trie.VerifyProof does, with the
 // same answer on every input, and never panics.
