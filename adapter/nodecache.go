@@ -51,8 +51,12 @@ func NewNodeCache(size int) *NodeCache {
 	return &NodeCache{limit: max(size/nodeCacheShards/2, 1)}
 }
 
-// Stats returns how many lookups found their node and how many did not.
+// Stats returns how many lookups found their node and how many did not;
+// zeros for a nil cache (no cache).
 func (c *NodeCache) Stats() (hits, misses uint64) {
+	if c == nil {
+		return 0, 0
+	}
 	return c.hits.Load(), c.misses.Load()
 }
 

@@ -82,6 +82,9 @@ func TestNodeCacheBound(t *testing.T) {
 	if NewNodeCache(0) != nil || CachedNodeDatabase(nil, c) != nil {
 		t.Fatal("a zero size is a cache, or a nil database is not nil")
 	}
+	if hits, misses := NewNodeCache(0).Stats(); hits != 0 || misses != 0 {
+		t.Fatalf("no cache has %d hits and %d misses", hits, misses)
+	}
 }
 
 // TestNodeCacheConcurrent adds and reads from several goroutines at once
