@@ -88,42 +88,59 @@ func applyAccessList(parentRoot common.Hash, list *bal.BlockAccessList, db datab
 		keys[i] = changes[i].access.Address[:]
 	}
 	keys = hashKeys(keys)
-	if err := accounts.Trie().Prefetch(keys); err != nil {
-		return common.Hash{}, nil, accounts.missing(err)
-	}
-	// Each account's pre-state, from the loaded paths, then its storage
-	// trie's changes on all cores.
-	pre := make([]*types.StateAccount, len(changes))
+	// The accounts whose storage changes are loaded and read first, and
+	// their storage tries start on all cores (the most slots first, so that
+	// a large trie does not start last while the other workers idle) while
+	// the account trie loads the other accounts' paths.
+	var withSlots, others []int
 	for i := range changes {
-		if pre[i], err = accounts.GetAccount(changes[i].access.Address); err != nil {
-			return common.Hash{}, nil, err
+		if len(changes[i].slots) > 0 {
+			withSlots = append(withSlots, i)
+		} else {
+			others = append(others, i)
 		}
+	}
+	slices.SortStableFunc(withSlots, func(a, b int) int { return len(changes[b].slots) - len(changes[a].slots) })
+	pre := make([]*types.StateAccount, len(changes))
+	if err := readAccounts(accounts, changes, keys, withSlots, pre); err != nil {
+		return common.Hash{}, nil, err
 	}
 	merged := trienode.NewMergedNodeSet()
 	var mergeMu sync.Mutex
 	values := make([][]byte, len(changes))
-	// The accounts with the most slots first, so that a large storage trie
-	// does not start last while the other workers idle.
-	order := make([]int, len(changes))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return len(changes[b].slots) - len(changes[a].slots) })
-	err = forEachParallel(len(changes), func(k int) error {
-		i := order[k]
+	errs := make([]error, len(changes)) // by change, so that the error reported does not depend on timing
+	apply := func(i int) {
 		post, err := changes[i].apply(parentRoot, pre[i], db, commit, func(set *trienode.NodeSet) error {
 			mergeMu.Lock()
 			defer mergeMu.Unlock()
 			return merged.Merge(set)
 		})
-		if err != nil || post == nil {
-			return err // post nil: the account is deleted, or stays absent
+		if err == nil && post != nil { // post nil: the account is deleted, or stays absent
+			values[i], err = encodeAccount(changes[i].access.Address, post)
 		}
-		values[i], err = encodeAccount(changes[i].access.Address, post)
-		return err
-	})
-	if err != nil {
-		return common.Hash{}, nil, err
+		errs[i] = err
+	}
+	storageDone := make(chan struct{})
+	go func() {
+		defer close(storageDone)
+		_ = forEachParallel(len(withSlots), func(k int) error { apply(withSlots[k]); return nil })
+	}()
+	readErr := readAccounts(accounts, changes, keys, others, pre)
+	if readErr == nil {
+		for _, i := range others {
+			apply(i)
+		}
+	}
+	<-storageDone
+	if readErr != nil {
+		return common.Hash{}, nil, readErr
+	}
+	for _, order := range [][]int{withSlots, others} {
+		for _, i := range order {
+			if errs[i] != nil {
+				return common.Hash{}, nil, errs[i]
+			}
+		}
 	}
 	if err := updatesThenDeletions(keys, values, accounts.Trie().UpdateBatch); err != nil {
 		return common.Hash{}, nil, accounts.missing(err)
@@ -138,6 +155,25 @@ func applyAccessList(parentRoot common.Hash, list *bal.BlockAccessList, db datab
 		}
 	}
 	return root, merged, nil
+}
+
+// readAccounts loads the account trie's paths of the changes at indexes
+// and reads each one's pre-block account into pre.
+func readAccounts(accounts *SecureTrie, changes []accountChange, keys [][]byte, indexes []int, pre []*types.StateAccount) error {
+	batch := make([][]byte, len(indexes))
+	for k, i := range indexes {
+		batch[k] = keys[i]
+	}
+	if err := accounts.Trie().Prefetch(batch); err != nil {
+		return accounts.missing(err)
+	}
+	for _, i := range indexes {
+		var err error
+		if pre[i], err = accounts.GetAccount(changes[i].access.Address); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // accessListChanges reads each account's final state from list, checking
