@@ -108,38 +108,36 @@ func applyAccessList(parentRoot common.Hash, list *bal.BlockAccessList, db datab
 	merged := trienode.NewMergedNodeSet()
 	var mergeMu sync.Mutex
 	values := make([][]byte, len(changes))
-	errs := make([]error, len(changes)) // by change, so that the error reported does not depend on timing
-	apply := func(i int) {
-		post, err := changes[i].apply(parentRoot, pre[i], db, commit, func(set *trienode.NodeSet) error {
+	apply := func(i int) error {
+		post, err := changes[i].apply(parentRoot, common.Hash(keys[i]), pre[i], db, commit, func(set *trienode.NodeSet) error {
 			mergeMu.Lock()
 			defer mergeMu.Unlock()
 			return merged.Merge(set)
 		})
-		if err == nil && post != nil { // post nil: the account is deleted, or stays absent
-			values[i], err = encodeAccount(changes[i].access.Address, post)
+		if err != nil || post == nil {
+			return err // post nil: the account is deleted, or stays absent
 		}
-		errs[i] = err
+		values[i], err = encodeAccount(changes[i].access.Address, post)
+		return err
 	}
-	storageDone := make(chan struct{})
+	storageErr := make(chan error, 1)
 	go func() {
-		defer close(storageDone)
-		_ = forEachParallel(len(withSlots), func(k int) error { apply(withSlots[k]); return nil })
+		storageErr <- forEachParallel(len(withSlots), func(k int) error { return apply(withSlots[k]) })
 	}()
 	readErr := readAccounts(accounts, changes, keys, others, pre)
+	var otherErr error
 	if readErr == nil {
 		for _, i := range others {
-			apply(i)
+			if otherErr = apply(i); otherErr != nil {
+				break
+			}
 		}
 	}
-	<-storageDone
-	if readErr != nil {
-		return common.Hash{}, nil, readErr
-	}
-	for _, order := range [][]int{withSlots, others} {
-		for _, i := range order {
-			if errs[i] != nil {
-				return common.Hash{}, nil, errs[i]
-			}
+	// One error whatever the timing: a read's, else the storage tries'
+	// first by their order, else the other accounts'.
+	for _, err := range []error{readErr, <-storageErr, otherErr} {
+		if err != nil {
+			return common.Hash{}, nil, err
 		}
 	}
 	if err := updatesThenDeletions(keys, values, accounts.Trie().UpdateBatch); err != nil {
@@ -232,8 +230,8 @@ func accessListChanges(list bal.BlockAccessList) ([]accountChange, error) {
 // apply returns the account's post-block state from its pre-block one (nil
 // if absent), with its storage trie's new root, handing the storage trie's
 // node set to merge when committing; nil if the account ends the block
-// absent.
-func (c *accountChange) apply(stateRoot common.Hash, pre *types.StateAccount, db database.NodeDatabase, commit bool, merge func(*trienode.NodeSet) error) (*types.StateAccount, error) {
+// absent. owner is the hashed address, the storage trie's owner.
+func (c *accountChange) apply(stateRoot, owner common.Hash, pre *types.StateAccount, db database.NodeDatabase, commit bool, merge func(*trienode.NodeSet) error) (*types.StateAccount, error) {
 	post := pre
 	if post == nil {
 		if c.balance == nil && c.nonce == nil && !c.setCode && c.nonZero < 0 {
@@ -267,7 +265,7 @@ func (c *accountChange) apply(stateRoot common.Hash, pre *types.StateAccount, db
 	if len(c.slots) >= manySlots {
 		opts.Workers = 0
 	}
-	storage, err := openSecureTrie(opts, storageTrieID(stateRoot, c.access.Address, post.Root), db)
+	storage, err := openSecureTrie(opts, trie.StorageTrieID(stateRoot, owner, post.Root), db)
 	if err != nil {
 		return nil, err
 	}

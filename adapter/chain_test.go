@@ -11,7 +11,6 @@ import (
 	"github.com/ethereum/go-ethereum/consensus/ethash"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/core/types/bal"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rlp"
@@ -25,25 +24,6 @@ type chainBlock struct {
 	receipts types.Receipts
 	raw      []byte // rlp.EncodeToBytes(block): the devp2p form, three or four items
 	export   []byte // as 'geth export' writes it: with the block access list, if any, as a fifth item
-}
-
-// exportBlock is the record 'geth export' of go-ethereum v1.17 writes for a
-// block (type exportBlock in its cmd/utils/cmd.go): the devp2p block's items,
-// then the block access list as an optional fifth item.
-type exportBlock struct {
-	Header      *types.Header
-	Txs         []*types.Transaction
-	Uncles      []*types.Header
-	Withdrawals []*types.Withdrawal  `rlp:"optional"`
-	AccessList  *bal.BlockAccessList `rlp:"optional"`
-}
-
-// exportRLP encodes b as 'geth export' does.
-func exportRLP(b *types.Block) ([]byte, error) {
-	return rlp.EncodeToBytes(exportBlock{
-		Header: b.Header(), Txs: b.Transactions(), Uncles: b.Uncles(),
-		Withdrawals: b.Withdrawals(), AccessList: b.AccessList(),
-	})
 }
 
 // testChain returns the blocks of two chains made with go-ethereum's
@@ -64,7 +44,7 @@ var testChain = sync.OnceValues(func() ([]chainBlock, error) {
 			if err != nil {
 				return nil, err
 			}
-			export, err := exportRLP(b)
+			export, err := EncodeExportedBlock(b)
 			if err != nil {
 				return nil, err
 			}

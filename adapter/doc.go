@@ -94,7 +94,8 @@
 // withdrawals root and, in a chain export of an Amsterdam block, the hash of
 // its block access list against its header; it returns the block hash.
 // VerifyBlockRLPInfo also returns what it read (number, parent hash), for
-// linking a chain.
+// linking a chain. DecodeExportedBlock and EncodeExportedBlock read and
+// write a block of a chain export as go-ethereum's types.Block.
 //
 //	hash, err := adapter.VerifyBlockRLP(raw)
 //	var mismatch *adapter.MismatchError

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/ethereum/go-ethereum/trie"
 )
 
@@ -28,16 +27,13 @@ func FuzzVerifyBlockRLP(f *testing.F) {
 	f.Add([]byte{0xc3, 0xc0, 0xc0, 0xc0})
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		hash, err := VerifyBlockRLP(raw)
-		var eb exportBlock
-		if rlp.DecodeBytes(raw, &eb) != nil || eb.Header == nil {
+		block, decodeErr := DecodeExportedBlock(raw)
+		if decodeErr != nil {
 			if err == nil && hash == ([32]byte{}) {
 				t.Fatal("accepted with a zero hash")
 			}
 			return
 		}
-		block := types.NewBlockWithHeader(eb.Header).WithBody(types.Body{
-			Transactions: eb.Txs, Uncles: eb.Uncles, Withdrawals: eb.Withdrawals,
-		}).WithAccessListUnsafe(eb.AccessList)
 		gethValid := gethBodyMatches(block)
 		switch {
 		case err == nil && !gethValid:

@@ -109,7 +109,7 @@ func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase
 // it reads for Witness; a trie over a witness's own nodes has no use for
 // them.
 func newSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase, src triehash.NodeSource, record bool) (*SecureTrie, error) {
-	s := &SecureTrie{id: *id, db: db, reads: &readRecorder{src: src, off: !record}}
+	s := &SecureTrie{id: *id, db: db, reads: &readRecorder{src: src}}
 	if store, ok := db.(preimageStore); ok && store.PreimageEnabled() {
 		s.preimages, s.secKeyCache = store, make(map[common.Hash][]byte)
 	}
@@ -118,7 +118,10 @@ func newSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase,
 		s.trie, err = opts.NewTrie(types.EmptyRootHash, nil)
 		return s, err
 	}
-	if s.trie, err = opts.NewTrie(id.Root, s.reads); err != nil {
+	if record {
+		src = s.reads // keeps what it serves, for Witness
+	}
+	if s.trie, err = opts.NewTrie(id.Root, src); err != nil {
 		return nil, s.missing(err)
 	}
 	return s, nil

@@ -14,7 +14,6 @@ import (
 // several goroutines at once, hence the lock.
 type readRecorder struct {
 	src triehash.NodeSource
-	off bool // serve the nodes without keeping them
 
 	mu    sync.Mutex
 	blobs map[string][]byte
@@ -22,7 +21,7 @@ type readRecorder struct {
 
 func (r *readRecorder) Node(path []byte, hash [32]byte) ([]byte, error) {
 	blob, err := r.src.Node(path, hash)
-	if err != nil || len(blob) == 0 || r.off {
+	if err != nil || len(blob) == 0 {
 		return blob, err
 	}
 	r.mu.Lock()

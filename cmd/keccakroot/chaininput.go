@@ -88,3 +88,21 @@ func (in *chainInput) progress(c *cli.Context) progress {
 	quiet := c.Bool("no-progress") || jsonMode(c) && !isTerminal(c.App.ErrWriter)
 	return newProgress(c.App.ErrWriter, in.size, c.Duration("progress-interval"), quiet)
 }
+
+// readAll reads a whole file, or standard input for "-"; an error is an
+// input error (exit code 2).
+func readAll(path string) ([]byte, error) {
+	var (
+		data []byte
+		err  error
+	)
+	if path == "-" {
+		data, err = io.ReadAll(os.Stdin)
+	} else {
+		data, err = os.ReadFile(path) // #nosec G304 -- the user names the file to read
+	}
+	if err != nil {
+		return nil, inputError(err)
+	}
+	return data, nil
+}

@@ -20,6 +20,8 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/holiman/uint256"
+
+	"github.com/keccakroot/keccakroot/adapter"
 )
 
 // testChain is a chain made with go-ethereum's GenerateChain and exported as
@@ -187,8 +189,7 @@ var generateAmsterdamChain = sync.OnceValues(func() (*amsterdamChain, error) {
 		if err != nil {
 			return nil, err
 		}
-		export, err := rlp.EncodeToBytes(exportedBlock{Header: b.Header(), Txs: b.Transactions(), Uncles: b.Uncles(),
-			Withdrawals: b.Withdrawals(), AccessList: b.AccessList()})
+		export, err := adapter.EncodeExportedBlock(b)
 		if err != nil {
 			return nil, err
 		}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -102,15 +101,15 @@ func proofAction(c *cli.Context) error {
 	}
 	root := common.BytesToHash(rootBytes)
 	name := c.Args().First()
-	var data []byte
-	if name == "" || name == "-" {
-		name = "standard input"
-		data, err = io.ReadAll(os.Stdin)
-	} else {
-		data, err = os.ReadFile(name) // #nosec G304 -- the user names the file to read
+	if name == "" {
+		name = "-"
 	}
+	data, err := readAll(name)
 	if err != nil {
-		return inputError(err)
+		return err
+	}
+	if name == "-" {
+		name = "standard input"
 	}
 	answers, err := parseProofAnswers(data)
 	if err != nil {

@@ -11,6 +11,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/urfave/cli/v2"
+
+	"github.com/keccakroot/keccakroot/adapter"
 )
 
 // replayCommand is the replay command.
@@ -179,7 +181,7 @@ func replayBlocks(r *replayer, br *blockReader, res *replayResult, prog progress
 		}
 		buf = data
 		rlpBytes += int64(len(data))
-		block, err := decodeBlock(data)
+		block, err := adapter.DecodeExportedBlock(data)
 		if err != nil {
 			return inputError(fmt.Errorf("block %d of the file (at byte %d): %w", index+1, offset, err))
 		}

@@ -13,12 +13,10 @@ import (
 	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/core/types/bal"
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/ethdb"
 	"github.com/ethereum/go-ethereum/ethdb/pebble"
 	"github.com/ethereum/go-ethereum/params"
-	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/ethereum/go-ethereum/triedb"
 	"github.com/ethereum/go-ethereum/triedb/pathdb"
 
@@ -227,28 +225,4 @@ func withStateError(err error, statedb *state.StateDB) error {
 		return fmt.Errorf("%w; state error: %w", err, dbErr)
 	}
 	return err
-}
-
-// exportedBlock is a block as 'geth export' of go-ethereum v1.17 writes
-// it: the devp2p block's items, then its block access list as an optional
-// fifth item.
-type exportedBlock struct {
-	Header      *types.Header
-	Txs         []*types.Transaction
-	Uncles      []*types.Header
-	Withdrawals []*types.Withdrawal  `rlp:"optional"`
-	AccessList  *bal.BlockAccessList `rlp:"optional"`
-}
-
-// decodeBlock decodes one block of a chain export.
-func decodeBlock(raw []byte) (*types.Block, error) {
-	var eb exportedBlock
-	if err := rlp.DecodeBytes(raw, &eb); err != nil {
-		return nil, err
-	}
-	block := types.NewBlockWithHeader(eb.Header).WithBody(types.Body{Transactions: eb.Txs, Uncles: eb.Uncles, Withdrawals: eb.Withdrawals})
-	if eb.AccessList != nil {
-		block = block.WithAccessListUnsafe(eb.AccessList)
-	}
-	return block, nil
 }

@@ -73,22 +73,19 @@ func rootAction(c *cli.Context) error {
 		return usageErrorf("--workers %d: want 0 (all cores) or more", workers)
 	}
 	name := c.Args().First()
-	var (
-		data []byte
-		err  error
-	)
-	if name == "" || name == "-" {
-		name = "standard input"
-		if isTerminal(os.Stdin) {
-			// Someone typed "keccakroot root" and now waits: say why.
-			fmt.Fprintln(c.App.ErrWriter, "keccakroot root: reading KEY VALUE pairs from standard input, one pair a line; end with Ctrl-D (see keccakroot root --help)")
-		}
-		data, err = io.ReadAll(os.Stdin)
-	} else {
-		data, err = os.ReadFile(name) // #nosec G304 -- the user names the file to read
+	if name == "" {
+		name = "-"
 	}
+	if name == "-" && isTerminal(os.Stdin) {
+		// Someone typed "keccakroot root" and now waits: say why.
+		fmt.Fprintln(c.App.ErrWriter, "keccakroot root: reading KEY VALUE pairs from standard input, one pair a line; end with Ctrl-D (see keccakroot root --help)")
+	}
+	data, err := readAll(name)
 	if err != nil {
-		return inputError(err)
+		return err
+	}
+	if name == "-" {
+		name = "standard input"
 	}
 	pairs, format, err := parsePairs(data)
 	if err != nil {

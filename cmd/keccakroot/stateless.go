@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -154,7 +153,7 @@ func readBlock(path string) (*types.Block, error) {
 	if text := bytes.TrimSpace(data); len(text) > 0 && isHexText(text) {
 		data = common.FromHex(string(text))
 	}
-	block, err := decodeBlock(data)
+	block, err := adapter.DecodeExportedBlock(data)
 	if err != nil {
 		return nil, inputError(fmt.Errorf("%s: not a block: %w", path, err))
 	}
@@ -169,23 +168,6 @@ func isHexText(b []byte) bool {
 	}
 	_, err := hex.DecodeString(string(b))
 	return err == nil
-}
-
-// readAll reads a file, or standard input for "-".
-func readAll(path string) ([]byte, error) {
-	var (
-		data []byte
-		err  error
-	)
-	if path == "-" {
-		data, err = io.ReadAll(os.Stdin)
-	} else {
-		data, err = os.ReadFile(path) // #nosec G304 -- the user names the file to read
-	}
-	if err != nil {
-		return nil, inputError(err)
-	}
-	return data, nil
 }
 
 // executeStateless verifies block from witness with keccakroot and, with

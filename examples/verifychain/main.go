@@ -20,7 +20,6 @@ import (
 	"github.com/ethereum/go-ethereum/consensus/ethash"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/core/types/bal"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rlp"
@@ -58,18 +57,6 @@ func run(args []string) error {
 	return verify(path)
 }
 
-// exportBlock is a block as 'geth export' of go-ethereum v1.17 writes it
-// (type exportBlock in its cmd/utils/cmd.go): the block's header,
-// transactions, uncles and withdrawals, then, for an Amsterdam block, its
-// block access list.
-type exportBlock struct {
-	Header      *types.Header
-	Txs         []*types.Transaction
-	Uncles      []*types.Header
-	Withdrawals []*types.Withdrawal  `rlp:"optional"`
-	AccessList  *bal.BlockAccessList `rlp:"optional"`
-}
-
 // verify reads the chain file block by block with go-ethereum's RLP stream
 // and checks each block two ways.
 func verify(path string) error {
@@ -99,12 +86,10 @@ func verify(path string) error {
 		}
 		// go-ethereum: decode the block as 'geth import' does and hash its
 		// header.
-		var record exportBlock
-		if err := rlp.DecodeBytes(raw, &record); err != nil {
+		block, err := adapter.DecodeExportedBlock(raw)
+		if err != nil {
 			return fmt.Errorf("block %d of %s: go-ethereum cannot decode it: %w", count+1, path, err)
 		}
-		block := types.NewBlockWithHeader(record.Header).WithBody(types.Body{
-			Transactions: record.Txs, Uncles: record.Uncles, Withdrawals: record.Withdrawals})
 		if hash != block.Hash() {
 			return fmt.Errorf("block #%d: keccakroot's hash %s, go-ethereum's %s", block.NumberU64(), hash.Hex(), block.Hash().Hex())
 		}
