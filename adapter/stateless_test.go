@@ -53,12 +53,26 @@ func TestExecuteStatelessTampered(t *testing.T) {
 		if i%11 == 5 {
 			w := buildWitness(t, l, block)
 			for name, tampered := range tamperings(w) {
-				want := runStateless(block, func() ([32]byte, [32]byte, error) {
-					return core.ExecuteStateless(context.Background(), l.config, vm.Config{}, block, tampered())
-				})
-				got := runStateless(block, func() ([32]byte, [32]byte, error) {
-					return ExecuteStateless(context.Background(), l.config, vm.Config{}, block, tampered())
-				})
+				gethRun := func() witnessRun {
+					return runStateless(block, func() ([32]byte, [32]byte, error) {
+						return core.ExecuteStateless(context.Background(), l.config, vm.Config{}, block, tampered())
+					})
+				}
+				ourRun := func() witnessRun {
+					return runStateless(block, func() ([32]byte, [32]byte, error) {
+						return ExecuteStateless(context.Background(), l.config, vm.Config{}, block, tampered())
+					})
+				}
+				want, got := gethRun(), ourRun()
+				// Which sibling a branch's collapse needs can depend on the
+				// order go-ethereum's StateDB deletes a trie's slots in, a
+				// map's, on both sides: a removed node one run needs, the
+				// next may not. The decisions must agree for some order.
+				for try := 0; try < 20 && got.refused != want.refused; try++ {
+					if want = gethRun(); got.refused != want.refused {
+						got = ourRun()
+					}
+				}
 				if got.refused != want.refused {
 					t.Fatalf("block %d, %s: keccakroot refused %v (%v), go-ethereum %v (%v)", block.NumberU64(), name, got.refused, got.err, want.refused, want.err)
 				}
