@@ -39,6 +39,13 @@ var ErrWitness = errors.New("adapter: execution witness")
 // *trie.MissingNodeError) or a code (by hash and account). Extra nodes and
 // codes are ignored, as go-ethereum ignores them. It never panics on a
 // witness, where go-ethereum's Witness.Root does on one without headers.
+//
+// One decision differs, on purpose: a witness that lacks a node on the path
+// of a slot the block reads but neither holds nor writes. go-ethereum's
+// StateDB records the missing node as its error, reads an empty value,
+// which here is the right one, and accepts the block, since neither its
+// processing nor its ValidateState looks at that error. ExecuteStateless
+// refuses the witness: it does not prove what the block read.
 func ExecuteStateless(ctx context.Context, config *params.ChainConfig, vmConfig vm.Config, block *types.Block, witness *stateless.Witness) (stateRoot, receiptRoot common.Hash, err error) {
 	switch {
 	case config == nil:
