@@ -14,6 +14,7 @@ type batchKernelID uint8
 const (
 	batchLoop batchKernelID = iota
 	batchAMD64AVX512
+	batchAMD64AVX512BW
 	batchAMD64AVX2
 	batchARM64SHA3
 )
@@ -23,6 +24,8 @@ func (id batchKernelID) String() string {
 	switch id {
 	case batchAMD64AVX512:
 		return "amd64-avx512x8"
+	case batchAMD64AVX512BW:
+		return "amd64-avx512x8-bw"
 	case batchAMD64AVX2:
 		return "amd64-avx2x4"
 	case batchARM64SHA3:
@@ -32,10 +35,16 @@ func (id batchKernelID) String() string {
 	}
 }
 
+// inPlace reports whether the kernel has a one-block kernel of its own
+// (sumShort8), which hashes eight messages of at most 135 bytes reading
+// them in place and writing each digest through its own pointer, where
+// the others copy each message into a padded block first.
+func (id batchKernelID) inPlace() bool { return id == batchAMD64AVX512BW }
+
 // width is the number of states the kernel permutes at once.
 func (id batchKernelID) width() int {
 	switch id {
-	case batchAMD64AVX512:
+	case batchAMD64AVX512, batchAMD64AVX512BW:
 		return 8
 	case batchAMD64AVX2:
 		return 4
@@ -67,8 +76,8 @@ func chooseBatch(override string) (batchKernelID, error) {
 // BatchWidth (or a batch of several times it) keeps every lane busy.
 //
 // The environment variable KECCAKROOT_BATCH, read once at start-up, picks
-// another batch kernel by name where the CPU has it ("amd64-avx512x8",
-// "amd64-avx2x4", "arm64-sha3x2" or "loop"), for tests and measurements;
+// another batch kernel by name where the CPU has it ("amd64-avx512x8-bw",
+// "amd64-avx512x8", "amd64-avx2x4", "arm64-sha3x2" or "loop"), for tests and measurements;
 // for a name the CPU cannot run the default stays, and a line on standard
 // error says so.
 func BatchWidth() int { return activeBatch.width() }
@@ -123,7 +132,7 @@ func (l *batchLanes) padTail(j int, tail []byte) {
 // narrower kernels cost less than two single permutations a call, so they
 // pay from two messages on.
 func batchSolo(id batchKernelID) int {
-	if id == batchAMD64AVX512 {
+	if id.width() == 8 {
 		return 2
 	}
 	return 1
@@ -194,6 +203,22 @@ func sum256Short(out [][32]byte, msgs [][]byte) {
 // sumShort hashes messages of at most 135 bytes with kernel id, one
 // permutation per group of id.width() messages.
 func sumShort(id batchKernelID, out [][32]byte, msgs [][]byte) {
+	if id.inPlace() {
+		var to [maxBatchWidth]*[32]byte
+		for len(msgs) >= maxBatchWidth {
+			for j := range to {
+				to[j] = &out[j]
+			}
+			sumShort8(&to, (*[maxBatchWidth][]byte)(msgs))
+			out, msgs = out[maxBatchWidth:], msgs[maxBatchWidth:]
+		}
+		if len(msgs) <= batchSolo(id) {
+			for i, m := range msgs {
+				out[i] = Sum256(m)
+			}
+			return
+		}
+	}
 	var l batchLanes
 	w := id.width()
 	all := uint64(1)<<w - 1
@@ -216,6 +241,34 @@ func sumShort(id batchKernelID, out [][32]byte, msgs [][]byte) {
 	for i, m := range msgs {
 		out[i] = Sum256(m)
 	}
+}
+
+// sumShortInPlace hashes with sumShort8 the one-block messages of msgs,
+// eight at a time and in order, leaving the last len%8, and returns how
+// many it hashed.
+func sumShortInPlace(out [][32]byte, msgs [][]byte) int {
+	shorts := 0
+	for _, m := range msgs {
+		if len(m) < rate {
+			shorts++
+		}
+	}
+	todo := shorts - shorts%maxBatchWidth
+	var (
+		to   [maxBatchWidth]*[32]byte
+		from [maxBatchWidth][]byte
+		n    int
+	)
+	for i := 0; n < todo; i++ {
+		if len(msgs[i]) >= rate {
+			continue
+		}
+		to[n%maxBatchWidth], from[n%maxBatchWidth] = &out[i], msgs[i]
+		if n++; n%maxBatchWidth == 0 {
+			sumShort8(&to, &from)
+		}
+	}
+	return todo
 }
 
 // sumMixed is Sum256Batch's driver for messages of any lengths. Each lane
@@ -246,6 +299,17 @@ func sumMixed(id batchKernelID, out [][32]byte, msgs [][]byte) {
 		// and for one of one block.
 		nextLong, nextShort int
 	)
+	if id.inPlace() {
+		// The one-block messages, eight at a time and in order, but for
+		// the last few, which fill the lanes the longer ones leave idle.
+		done := sumShortInPlace(out, msgs)
+		left -= done
+		for ; done > 0; nextShort++ {
+			if len(msgs[nextShort]) < rate {
+				done--
+			}
+		}
+	}
 	w := id.width()
 	solo := batchSolo(id)
 	for j := range w {

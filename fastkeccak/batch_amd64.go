@@ -23,9 +23,21 @@ func absorbBatch8AVX512(a *[200]uint64, p *[8]*byte, fresh uint64, nblocks int)
 //go:noescape
 func absorbBatch4AVX2(a *[100]uint64, p *[4]*byte, fresh uint64, nblocks int)
 
+// sumShort8AVX512 sets *out[j] to the Keccak-256 digest of msgs[j] for
+// eight messages of at most 135 bytes each, read in place with byte-masked
+// loads (never a byte past a message). It needs AVX512F, AVX512BW and
+// BMI2.
+//
+//go:noescape
+func sumShort8AVX512(out *[8]*[32]byte, msgs *[8][]byte)
+
+// sumShort8 is sumShort8AVX512, the one-block kernel of
+// batchAMD64AVX512BW (see batchKernelID.inPlace).
+func sumShort8(out *[8]*[32]byte, msgs *[8][]byte) { sumShort8AVX512(out, msgs) }
+
 // builtBatchKernels lists the batch kernels of this build, the CPU's or not.
 func builtBatchKernels() []batchKernelID {
-	return []batchKernelID{batchAMD64AVX512, batchAMD64AVX2, batchLoop}
+	return []batchKernelID{batchAMD64AVX512BW, batchAMD64AVX512, batchAMD64AVX2, batchLoop}
 }
 
 // availableBatchKernels lists the batch kernels this CPU can run, the
@@ -41,9 +53,16 @@ func builtBatchKernels() []batchKernelID {
 // neither rotates nor three-input logic nor enough registers to keep the
 // state out of memory. So the 8-way kernel is the default wherever AVX512F
 // is present (on Intel cores with two 512-bit units it only gains), then
-// the 4-way AVX2 one.
+// the 4-way AVX2 one. Where AVX512BW and BMI2 are there too (on every
+// AVX-512 core so far), the 8-way kernel comes with its one-block kernel,
+// which reads eight short messages in place and writes their digests, in
+// place of the Go driver's copying, padding and picking out
+// (amd64-avx512x8-bw; docs/performance.md has the figures).
 func availableBatchKernels() []batchKernelID {
 	var ids []batchKernelID
+	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasBMI2 {
+		ids = append(ids, batchAMD64AVX512BW)
+	}
 	if cpu.X86.HasAVX512F {
 		ids = append(ids, batchAMD64AVX512)
 	}
@@ -58,7 +77,7 @@ func availableBatchKernels() []batchKernelID {
 // stack.
 func batchAbsorb(id batchKernelID, l *batchLanes, fresh uint64, nblocks int) {
 	switch id {
-	case batchAMD64AVX512:
+	case batchAMD64AVX512, batchAMD64AVX512BW:
 		absorbBatch8AVX512(&l.a, &l.p, fresh, nblocks)
 	case batchAMD64AVX2:
 		absorbBatch4AVX2((*[100]uint64)(l.a[:100]), (*[4]*byte)(l.p[:4]), fresh, nblocks)

@@ -48,3 +48,7 @@ func batchAbsorb(id batchKernelID, l *batchLanes, fresh uint64, nblocks int) {
 		panic("fastkeccak: no batch kernel " + id.String())
 	}
 }
+
+// sumShort8 is the one-block kernel of batchAMD64AVX512BW, which this build
+// does not have.
+func sumShort8(*[8]*[32]byte, *[8][]byte) { panic("fastkeccak: no one-block batch kernel") }

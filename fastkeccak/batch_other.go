@@ -14,3 +14,7 @@ func availableBatchKernels() []batchKernelID { return []batchKernelID{batchLoop}
 func batchAbsorb(id batchKernelID, _ *batchLanes, _ uint64, _ int) {
 	panic("fastkeccak: no batch kernel " + id.String())
 }
+
+// sumShort8 is the one-block kernel of batchAMD64AVX512BW, which this build
+// does not have.
+func sumShort8(*[8]*[32]byte, *[8][]byte) { panic("fastkeccak: no one-block batch kernel") }

@@ -3,6 +3,7 @@
 //
 //	absorbBatch8AVX512  8 states, one zmm register per lane  (avx512.go)
 //	absorbBatch4AVX2    4 states, one ymm register per lane  (avx2.go)
+//	sumShort8AVX512     8 one-block messages, read in place   (short512.go)
 //
 // Run it from the fastkeccak/_asm folder:
 //
@@ -28,6 +29,9 @@
 // VPGATHERQQ: the p array is the index vector, and a general-purpose
 // register holding 136*k (starting at 0) is the base, so the pointers are
 // loaded once per block and never modified.
+//
+// sumShort8AVX512 has a convention of its own: it takes the eight
+// messages' slice headers and eight digest pointers (see short512.go).
 //
 // Every function has a frame of at least 128 bytes and no NOSPLIT, which
 // keeps the stack check in the prologue; the Go caller bounds nblocks so
@@ -65,7 +69,9 @@ func main() {
 	ConstraintExpr("amd64,!purego")
 	avx512Tables()
 	avx2Tables()
+	short512Tables()
 	absorbBatch8AVX512()
 	absorbBatch4AVX2()
+	sumShort8AVX512()
 	Generate()
 }
