@@ -36,10 +36,13 @@ func (id batchKernelID) String() string {
 }
 
 // inPlace reports whether the kernel has a one-block kernel of its own
-// (sumShort8), which hashes eight messages of at most 135 bytes reading
-// them in place and writing each digest through its own pointer, where
-// the others copy each message into a padded block first.
-func (id batchKernelID) inPlace() bool { return id == batchAMD64AVX512BW }
+// (see sumShortGroup), which hashes a group of id.width() messages of at
+// most 135 bytes reading them in place and writing each digest through its
+// own pointer, where the others copy each message into a padded block
+// first.
+func (id batchKernelID) inPlace() bool {
+	return id == batchAMD64AVX512BW || id == batchAMD64AVX2
+}
 
 // width is the number of states the kernel permutes at once.
 func (id batchKernelID) width() int {
@@ -204,13 +207,17 @@ func sum256Short(out [][32]byte, msgs [][]byte) {
 // permutation per group of id.width() messages.
 func sumShort(id batchKernelID, out [][32]byte, msgs [][]byte) {
 	if id.inPlace() {
-		var to [maxBatchWidth]*[32]byte
-		for len(msgs) >= maxBatchWidth {
-			for j := range to {
-				to[j] = &out[j]
+		w := id.width()
+		var (
+			to   [maxBatchWidth]*[32]byte
+			from [maxBatchWidth][]byte
+		)
+		for len(msgs) >= w {
+			for j := range w {
+				to[j], from[j] = &out[j], msgs[j]
 			}
-			sumShort8(&to, (*[maxBatchWidth][]byte)(msgs))
-			out, msgs = out[maxBatchWidth:], msgs[maxBatchWidth:]
+			sumShortGroup(id, &to, &from)
+			out, msgs = out[w:], msgs[w:]
 		}
 		if len(msgs) <= batchSolo(id) {
 			for i, m := range msgs {
@@ -243,17 +250,26 @@ func sumShort(id batchKernelID, out [][32]byte, msgs [][]byte) {
 	}
 }
 
-// sumShortInPlace hashes with sumShort8 the one-block messages of msgs,
-// eight at a time and in order, leaving the last len%8, and returns how
-// many it hashed.
-func sumShortInPlace(out [][32]byte, msgs [][]byte) int {
-	shorts := 0
+// sumShortInPlace hashes with id's one-block kernel the one-block messages
+// of msgs, id.width() at a time and in order, leaving the last few (fewer
+// than a group), and returns how many it hashed.
+func sumShortInPlace(id batchKernelID, out [][32]byte, msgs [][]byte) int {
+	w := id.width()
+	shorts, longBlocks, mostBlocks := 0, 0, 0
 	for _, m := range msgs {
 		if len(m) < rate {
 			shorts++
+			continue
 		}
+		blocks := len(m)/rate + 1
+		longBlocks += blocks
+		mostBlocks = max(mostBlocks, blocks)
 	}
-	todo := shorts - shorts%maxBatchWidth
+	// The lanes have room beside the long messages for this many one-block
+	// messages, which cost no call of their own there.
+	room := w*max(mostBlocks, (longBlocks+w-1)/w) - longBlocks
+	todo := max(0, shorts-room)
+	todo -= todo % w
 	var (
 		to   [maxBatchWidth]*[32]byte
 		from [maxBatchWidth][]byte
@@ -263,9 +279,9 @@ func sumShortInPlace(out [][32]byte, msgs [][]byte) int {
 		if len(msgs[i]) >= rate {
 			continue
 		}
-		to[n%maxBatchWidth], from[n%maxBatchWidth] = &out[i], msgs[i]
-		if n++; n%maxBatchWidth == 0 {
-			sumShort8(&to, &from)
+		to[n%w], from[n%w] = &out[i], msgs[i]
+		if n++; n%w == 0 {
+			sumShortGroup(id, &to, &from)
 		}
 	}
 	return todo
@@ -302,7 +318,7 @@ func sumMixed(id batchKernelID, out [][32]byte, msgs [][]byte) {
 	if id.inPlace() {
 		// The one-block messages, eight at a time and in order, but for
 		// the last few, which fill the lanes the longer ones leave idle.
-		done := sumShortInPlace(out, msgs)
+		done := sumShortInPlace(id, out, msgs)
 		left -= done
 		for ; done > 0; nextShort++ {
 			if len(msgs[nextShort]) < rate {

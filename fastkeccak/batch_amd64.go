@@ -31,9 +31,25 @@ func absorbBatch4AVX2(a *[100]uint64, p *[4]*byte, fresh uint64, nblocks int)
 //go:noescape
 func sumShort8AVX512(out *[8]*[32]byte, msgs *[8][]byte)
 
-// sumShort8 is sumShort8AVX512, the one-block kernel of
-// batchAMD64AVX512BW (see batchKernelID.inPlace).
-func sumShort8(out *[8]*[32]byte, msgs *[8][]byte) { sumShort8AVX512(out, msgs) }
+// sumShort4AVX2 is sumShort8AVX512 for four messages, with AVX2 only
+// (VPMASKMOVQ loads whole quadwords, scalar loads the rest).
+//
+//go:noescape
+func sumShort4AVX2(out *[4]*[32]byte, msgs *[4][]byte)
+
+// sumShortGroup sets *to[j] to the digest of from[j], j < id.width(), for
+// messages of at most 135 bytes, with the one-block kernel of id (see
+// batchKernelID.inPlace).
+func sumShortGroup(id batchKernelID, to *[maxBatchWidth]*[32]byte, from *[maxBatchWidth][]byte) {
+	switch id {
+	case batchAMD64AVX512BW:
+		sumShort8AVX512(to, from)
+	case batchAMD64AVX2:
+		sumShort4AVX2((*[4]*[32]byte)(to[:4]), (*[4][]byte)(from[:4]))
+	default:
+		panic("fastkeccak: no one-block kernel in " + id.String())
+	}
+}
 
 // builtBatchKernels lists the batch kernels of this build, the CPU's or not.
 func builtBatchKernels() []batchKernelID {

@@ -15,6 +15,8 @@ func batchAbsorb(id batchKernelID, _ *batchLanes, _ uint64, _ int) {
 	panic("fastkeccak: no batch kernel " + id.String())
 }
 
-// sumShort8 is the one-block kernel of batchAMD64AVX512BW, which this build
-// does not have.
-func sumShort8(*[8]*[32]byte, *[8][]byte) { panic("fastkeccak: no one-block batch kernel") }
+// sumShortGroup is the one-block kernel of an amd64 batch kernel, which
+// this build does not have.
+func sumShortGroup(id batchKernelID, _ *[maxBatchWidth]*[32]byte, _ *[maxBatchWidth][]byte) {
+	panic("fastkeccak: no one-block kernel in " + id.String())
+}

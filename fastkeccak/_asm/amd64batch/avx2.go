@@ -216,6 +216,28 @@ func ymmRound(ra *ymmAlloc, in, out Mem, c [5]VecPhysical, rcOff int) [5]VecPhys
 	return next
 }
 
+// ymmPermute emits the 24 rounds on the states in st, two per iteration of
+// a loop at label: the states to the buffer spare and back. head holds the
+// parities of st on entry.
+func ymmPermute(st, spare Mem, head [5]VecPhysical, label string) {
+	Comment("24 rounds, two per iteration: the states to the spare buffer and back.")
+	LEAQ(ymmRoundConstants, yRCPtr)
+	Label(label)
+	{
+		var ra ymmAlloc
+		for _, r := range head {
+			ra.take(r)
+		}
+		c := ymmRound(&ra, st, spare, head, 0)
+		c = ymmRound(&ra, spare, st, c, ymmLaneBytes)
+		ymmMove(&ra, c, head)
+	}
+	ADDQ(U8(2*ymmLaneBytes), yRCPtr)
+	LEAQ(ymmRoundConstants.Offset(roundCount*ymmLaneBytes), yScratch)
+	CMPQ(yRCPtr, yScratch)
+	JB(LabelRef(label))
+}
+
 // ymmMove emits moves that take the values in from to the registers to.
 // Every register in to that is not in from must be free.
 func ymmMove(ra *ymmAlloc, from, to [5]VecPhysical) {
@@ -321,22 +343,7 @@ func absorbBatch4AVX2() {
 		}
 	}
 
-	Comment("24 rounds, two per iteration: the states to the frame and back.")
-	LEAQ(ymmRoundConstants, yRCPtr)
-	Label("rounds")
-	{
-		var ra ymmAlloc
-		for _, r := range head {
-			ra.take(r)
-		}
-		c := ymmRound(&ra, st, frame, head, 0)
-		c = ymmRound(&ra, frame, st, c, ymmLaneBytes)
-		ymmMove(&ra, c, head)
-	}
-	ADDQ(U8(2*ymmLaneBytes), yRCPtr)
-	LEAQ(ymmRoundConstants.Offset(roundCount*ymmLaneBytes), yScratch)
-	CMPQ(yRCPtr, yScratch)
-	JB(LabelRef("rounds"))
+	ymmPermute(st, frame, head, "rounds")
 
 	ADDQ(U32(rate), yBlockOff)
 	DECQ(yBlocks)

@@ -4,6 +4,7 @@
 //	absorbBatch8AVX512  8 states, one zmm register per lane  (avx512.go)
 //	absorbBatch4AVX2    4 states, one ymm register per lane  (avx2.go)
 //	sumShort8AVX512     8 one-block messages, read in place   (short512.go)
+//	sumShort4AVX2       4 one-block messages, read in place   (short2.go)
 //
 // Run it from the fastkeccak/_asm folder:
 //
@@ -30,8 +31,8 @@
 // register holding 136*k (starting at 0) is the base, so the pointers are
 // loaded once per block and never modified.
 //
-// sumShort8AVX512 has a convention of its own: it takes the eight
-// messages' slice headers and eight digest pointers (see short512.go).
+// The one-block kernels have a convention of their own: they take the
+// messages' slice headers and a pointer for each digest (see short512.go).
 //
 // Every function has a frame of at least 128 bytes and no NOSPLIT, which
 // keeps the stack check in the prologue; the Go caller bounds nblocks so
@@ -70,8 +71,10 @@ func main() {
 	avx512Tables()
 	avx2Tables()
 	short512Tables()
+	short2Tables()
 	absorbBatch8AVX512()
 	absorbBatch4AVX2()
 	sumShort8AVX512()
+	sumShort4AVX2()
 	Generate()
 }
