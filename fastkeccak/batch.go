@@ -80,9 +80,9 @@ func chooseBatch(override string) (batchKernelID, error) {
 //
 // The environment variable KECCAKROOT_BATCH, read once at start-up, picks
 // another batch kernel by name where the CPU has it ("amd64-avx512x8-bw",
-// "amd64-avx512x8", "amd64-avx2x4", "arm64-sha3x2" or "loop"), for tests and measurements;
-// for a name the CPU cannot run the default stays, and a line on standard
-// error says so.
+// "amd64-avx512x8", "amd64-avx2x4", "arm64-sha3x2" or "loop"), for tests
+// and measurements; for a name the CPU cannot run the default stays, and a
+// line on standard error says so.
 func BatchWidth() int { return activeBatch.width() }
 
 // maxBatchBlocks bounds the blocks per state of one call to a batch
@@ -204,7 +204,9 @@ func sum256Short(out [][32]byte, msgs [][]byte) {
 }
 
 // sumShort hashes messages of at most 135 bytes with kernel id, one
-// permutation per group of id.width() messages.
+// permutation per group of id.width() messages: read in place by the
+// kernel's one-block kernel if it has one, copied into padded blocks
+// otherwise (and for the last group, when it is not full).
 func sumShort(id batchKernelID, out [][32]byte, msgs [][]byte) {
 	if id.inPlace() {
 		w := id.width()
@@ -316,8 +318,10 @@ func sumMixed(id batchKernelID, out [][32]byte, msgs [][]byte) {
 		nextLong, nextShort int
 	)
 	if id.inPlace() {
-		// The one-block messages, eight at a time and in order, but for
-		// the last few, which fill the lanes the longer ones leave idle.
+		// The one-block messages for which the lanes have no room beside
+		// the longer ones go to the one-block kernel first, a group at a
+		// time and in order; the rest fill the lanes the longer ones leave
+		// idle.
 		done := sumShortInPlace(id, out, msgs)
 		left -= done
 		for ; done > 0; nextShort++ {
