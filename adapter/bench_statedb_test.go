@@ -2,7 +2,9 @@ package adapter
 
 import (
 	"context"
+	"os"
 	"runtime/metrics"
+	"strconv"
 	"testing"
 	"time"
 
@@ -91,12 +93,16 @@ func (blk *stateBlock) accessList() *bal.BlockAccessList {
 // benchAccessListTurns times the post-state root of a block from its access
 // list: go-ethereum's StateDB.ApplyBlockAccessList then IntermediateRoot,
 // with the trie prefetcher on, against AccessListStateRoot on a
-// CachedNodeDatabase whose NodeCache (64 MiB) lasts from block
-// to block as a client's would, a fresh block each round, the roots checked
-// against each other.
+// CachedNodeDatabase whose NodeCache (64 MiB, or KECCAKROOT_NODE_CACHE_MB)
+// lasts from block to block as a client's would, a fresh block each round,
+// the roots checked against each other.
 func benchAccessListTurns(b *testing.B, s *benchStateDB) {
 	tdbs := benchTrieDatabases(b, s, 2)
-	cached := CachedNodeDatabase(tdbs[1], NewNodeCache(64<<20))
+	cacheMB := 64
+	if mb, err := strconv.Atoi(os.Getenv("KECCAKROOT_NODE_CACHE_MB")); err == nil && mb > 0 {
+		cacheMB = mb
+	}
+	cached := CachedNodeDatabase(tdbs[1], NewNodeCache(cacheMB<<20))
 	sdb := state.NewDatabase(tdbs[0], state.NewCodeDB(s.disk))
 	var (
 		round uint64
