@@ -10,6 +10,9 @@
 package benchturns
 
 import (
+	"context"
+	"runtime/pprof"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -34,14 +37,32 @@ func Measure(b *testing.B, calls int, turns []Turn) []float64 {
 // MeasureBy is Measure timed by clock, which returns the time since some
 // fixed moment: for a benchmark that needs another clock than the wall's,
 // such as its thread's CPU time.
+//
+// Each turn's Prepare and calls carry the profiler labels turn=tI (I the
+// turn's index in turns: t0, t1, ...; not a bare number, which pprof's
+// -tagfocus would read as a range) and phase=prepare or phase=call; the
+// goroutines they start inherit them, so that a CPU profile of a benchmark
+// splits by implementation, background work included (go tool pprof
+// -tagfocus turn=t1). Work a goroutine started in Prepare does during the
+// calls counts as phase=prepare.
 func MeasureBy(b *testing.B, calls int, turns []Turn, clock func() time.Duration) []float64 {
 	total := make([]time.Duration, len(turns))
+	preparing := make([]context.Context, len(turns))
+	calling := make([]context.Context, len(turns))
+	for i := range turns {
+		turn := "t" + strconv.Itoa(i)
+		preparing[i] = pprof.WithLabels(context.Background(), pprof.Labels("turn", turn, "phase", "prepare"))
+		calling[i] = pprof.WithLabels(context.Background(), pprof.Labels("turn", turn, "phase", "call"))
+	}
+	defer pprof.SetGoroutineLabels(context.Background())
 	rounds := 0
 	for b.Loop() {
 		for i, t := range turns {
 			if t.Prepare != nil {
+				pprof.SetGoroutineLabels(preparing[i])
 				t.Prepare()
 			}
+			pprof.SetGoroutineLabels(calling[i])
 			start := clock()
 			for j := range calls {
 				t.Call(j)
