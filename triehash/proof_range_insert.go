@@ -29,6 +29,7 @@ const freshBuilderMin = 8
 // rangeInsert is one insertRange: the keys as bytes and as nibbles (with
 // terminators), their values, and the nodes of the new subtrees.
 type rangeInsert struct {
+	t                   *Trie // files the nodes made for its next Hash
 	keys, paths, values [][]byte
 	shorts              []shortNode
 	fulls               []fullNode
@@ -50,7 +51,7 @@ func (t *Trie) insertRange(keys, values [][]byte) error {
 	if len(keys) == 0 {
 		return nil
 	}
-	r := &rangeInsert{keys: keys, paths: make([][]byte, len(keys)), values: values,
+	r := &rangeInsert{t: t, keys: keys, paths: make([][]byte, len(keys)), values: values,
 		byBuilder: longestKey(keys) <= MaxKeyLength}
 	changed, root, err := t.insertSorted(r, t.root, 0, len(keys), 0)
 	if err != nil {
@@ -201,7 +202,7 @@ func (r *rangeInsert) fresh(lo, hi, pos int) node {
 	if fork == pos {
 		return subtree
 	}
-	return r.short(first[pos:fork], subtree)
+	return r.short(first[pos:fork], subtree, pos, lo)
 }
 
 // hashSubtrees hashes the subtrees fresh left to it. Each is the subtree
@@ -293,23 +294,29 @@ func (h *subtreeHasher) onNode(path []byte, hash [32]byte, _ []byte) {
 	}
 }
 
-func (r *rangeInsert) short(key []byte, val node) *shortNode {
+// short and full take a new node from the slab, at depth on the path of
+// key lo, and file it for the next Hash, which then encodes it with the
+// other nodes of its depth and hashes it in a batch (unfiled, it would be
+// encoded and hashed alone when its parent is, by ensureRef).
+func (r *rangeInsert) short(key []byte, val node, depth, lo int) *shortNode {
 	if len(r.shorts) == 0 {
 		r.shorts = make([]shortNode, 64)
 	}
 	n := &r.shorts[0]
 	r.shorts = r.shorts[1:]
 	n.key, n.val, n.cache = key, val, dirtyCache
+	r.t.made(n, depth, r.path(lo))
 	return n
 }
 
-func (r *rangeInsert) full() *fullNode {
+func (r *rangeInsert) full(depth, lo int) *fullNode {
 	if len(r.fulls) == 0 {
 		r.fulls = make([]fullNode, 16)
 	}
 	n := &r.fulls[0]
 	r.fulls = r.fulls[1:]
 	n.cache = dirtyCache
+	r.t.made(n, depth, r.path(lo))
 	return n
 }
 
@@ -325,10 +332,10 @@ func (r *rangeInsert) buildFresh(lo, hi, pos int) node {
 		if pos == r.pathLen(lo) {
 			return valueNode(r.values[lo])
 		}
-		return r.short(r.path(lo)[pos:], valueNode(r.values[lo]))
+		return r.short(r.path(lo)[pos:], valueNode(r.values[lo]), pos, lo)
 	}
 	fork := r.fork(lo, hi)
-	branch := r.full()
+	branch := r.full(fork, lo)
 	for from := lo; from < hi; {
 		index := r.nibble(from, fork)
 		to := from + 1
@@ -341,5 +348,5 @@ func (r *rangeInsert) buildFresh(lo, hi, pos int) node {
 	if fork == pos {
 		return branch
 	}
-	return r.short(r.path(lo)[pos:fork], branch)
+	return r.short(r.path(lo)[pos:fork], branch, pos, lo)
 }

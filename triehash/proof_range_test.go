@@ -476,6 +476,7 @@ func TestInsertRangeMatchesInsert(t *testing.T) {
 				if err := bulk.insertRange(batch, values); err != nil {
 					t.Fatal(err)
 				}
+				checkAllFiled(t, fmt.Sprintf("round %d, insertRange", round), bulk)
 				if got, want := bulk.Hash(), one.Hash(); got != want {
 					t.Fatalf("round %d: %d keys into %d: root %x, one by one %x", round, len(batch), len(held), got, want)
 				}

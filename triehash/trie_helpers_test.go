@@ -317,6 +317,34 @@ func checkPendingPaths(t testing.TB, what string, tr *Trie) {
 	}
 }
 
+// checkAllFiled fails unless every node of tr that the next Hash must
+// encode is pending, then checks their paths as checkPendingPaths does. A
+// node left unfiled gives the right root too, encoded and hashed alone by
+// ensureRef when its parent is: so only this check sees it.
+func checkAllFiled(t testing.TB, what string, tr *Trie) {
+	t.Helper()
+	var walk func(n node, path []byte)
+	walk = func(n node, path []byte) {
+		c := cacheOf(n)
+		if c == nil {
+			return
+		}
+		if c.refLen == 0 && !c.pending {
+			t.Fatalf("%s: node at path %x is to be hashed and is not filed", what, path)
+		}
+		switch n := n.(type) {
+		case *shortNode:
+			walk(n.val, slices.Concat(path, n.key))
+		case *fullNode:
+			for i, child := range n.children[:16] {
+				walk(child, slices.Concat(path, []byte{byte(i)}))
+			}
+		}
+	}
+	walk(tr.root, nil)
+	checkPendingPaths(t, what, tr)
+}
+
 // goroutinesAbove waits up to 10 seconds for the goroutines started since
 // before was counted to end (collecting garbage meanwhile if collect is
 // set, for goroutines that end when their owner is collected) and returns
