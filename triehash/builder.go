@@ -78,6 +78,14 @@ func newBuilder(onNode NodeFunc, topDepth int) *Builder {
 	return &Builder{core: streamCore{topDepth: topDepth, sink: nodeSink{onNode: onNode}}}
 }
 
+// reportOnlyAt restricts onNode to the nodes at the depths (in nibbles)
+// marked in depths, in no particular order, so that the others' hashes can
+// wait to be taken in batches as without onNode; nil restores every node
+// in StackTrie's order. It lasts until changed, across Reset.
+func (b *Builder) reportOnlyAt(depths []bool) {
+	b.core.sink.reportAt = depths
+}
+
 // Reset empties the Builder for a new trie, keeping its buffers and its
 // onNode function. A Builder is usable again after Reset whatever error it
 // returned before.

@@ -257,8 +257,9 @@ func (c *streamCore) closeBranch(br *branch, parent int) (r ref, waiting int) {
 	if !extension {
 		return r, waiting
 	}
-	if waiting >= 0 && parent+1 == 0 {
-		// The extension is the root, hashed now: so is its child.
+	if waiting >= 0 && !c.sink.defersAt(parent+1) {
+		// The extension is hashed now (it is the root, or onNode wants
+		// it): so is its child.
 		c.sink.flush(c.open)
 		r, waiting = c.sink.deferred.hashOf(waiting), -1
 	}
@@ -280,8 +281,8 @@ func (c *streamCore) closeBranch(br *branch, parent int) (r ref, waiting int) {
 // extension, room is reserved for the extension node that is committed
 // next, above it at depth parent+1.
 func (c *streamCore) commitBranch(br *branch, extension bool, parent int) (r ref, waiting int) {
-	if br.pendingMask != 0 && br.depth == 0 {
-		c.sink.flush(c.open) // the root is hashed now
+	if br.pendingMask != 0 && !c.sink.defersAt(br.depth) {
+		c.sink.flush(c.open) // the root, or a node onNode wants, is hashed now
 	}
 	var offsets [16]uint16
 	c.scratch = appendBranchAt(c.scratch[:0], br, &offsets)

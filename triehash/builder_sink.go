@@ -21,10 +21,29 @@ import (
 // must make room, only the nodes without holes left, so that a child and
 // its parent do not split a call into two small ones. Open branches mark
 // the children that wait in pendingMask.
+//
+// An onNode that wants only the nodes at some depths, in any order (see
+// reportOnlyAt), leaves the nodes at the other depths free to wait in the
+// queue: a node at a wanted depth is then hashed at once, after the queue
+// is emptied if some of its children wait there.
 type nodeSink struct {
-	onNode   NodeFunc
+	onNode NodeFunc
+	// reportAt, if not nil, holds the depths onNode wants; it is then told
+	// of no node at any other, and not in StackTrie's order.
+	reportAt []bool
 	path     []byte // scratch for the nibble path given to onNode
 	deferred deferredNodes
+}
+
+// reports reports whether onNode wants the nodes at depth.
+func (s *nodeSink) reports(depth int) bool {
+	return s.onNode != nil && (s.reportAt == nil || depth < len(s.reportAt) && s.reportAt[depth])
+}
+
+// defersAt reports whether a node at depth may wait in the deferred queue
+// for its hash: the root never does, nor a node onNode wants.
+func (s *nodeSink) defersAt(depth int) bool {
+	return depth > 0 && !s.reports(depth)
 }
 
 // commit returns the reference to a finished node: its encoding enc if
@@ -45,7 +64,7 @@ func (s *nodeSink) commit(enc, key []byte, depth int, open []branch) (r ref, wai
 
 // defers reports whether commit would defer the node's hash.
 func (s *nodeSink) defers(enc []byte, depth int) bool {
-	return s.onNode == nil && depth > 0 && len(enc) >= 32
+	return s.defersAt(depth) && len(enc) >= 32
 }
 
 // commitNow is commit without deferring.
@@ -65,7 +84,7 @@ func (s *nodeSink) commitNow(enc, key []byte, depth int) ref {
 // depth nibbles of key. The hash is passed by pointer, so that without
 // onNode, for most nodes, it is not copied.
 func (s *nodeSink) report(key []byte, depth int, hash *[32]byte, enc []byte) {
-	if s.onNode != nil {
+	if s.reports(depth) {
 		s.path = appendNibbles(s.path[:0], key, depth)
 		s.onNode(s.path, *hash, enc)
 	}

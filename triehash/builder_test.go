@@ -295,3 +295,85 @@ func TestBuilderLargeFirstValue(t *testing.T) {
 		})
 	}
 }
+
+// TestBuilderReportOnlyAt checks a Builder whose onNode wants only some
+// depths (reportOnlyAt, as VerifyRangeProof's subtree hashers use it): the
+// same root, and exactly the nodes at those depths that a Builder reporting
+// every node reports, each once with its path, hash and encoding, while the
+// nodes elsewhere wait to be hashed in batches.
+func TestBuilderReportOnlyAt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	type set struct {
+		name         string
+		keys, values [][]byte
+	}
+	var sets []set
+	names, keySets, valueSets := edgeSets()
+	for i, name := range names {
+		if len(keySets[i]) > 1 {
+			sets = append(sets, set{name, keySets[i], valueSets[i]})
+		}
+	}
+	for round := range 40 {
+		n := 2 + rng.IntN(3000)
+		keys, values := randomSet(rng, n, 32, false, 40)
+		if round%4 == 0 {
+			keys, values = randomSet(rng, n, 6, true, 40)
+		}
+		sets = append(sets, set{fmt.Sprintf("round %d, %d keys", round, len(keys)), keys, values})
+	}
+	for _, s := range sets {
+		if len(s.keys) < 2 {
+			continue
+		}
+		want, all := buildRecorded(t, s.keys, s.values)
+		deepest := 0
+		for _, n := range all {
+			deepest = max(deepest, len(n.path))
+		}
+		for _, pick := range []string{"every depth", "one depth", "random depths"} {
+			depths := make([]bool, deepest+1)
+			switch pick {
+			case "every depth":
+				for d := range depths {
+					depths[d] = true
+				}
+			case "one depth":
+				depths[rng.IntN(len(depths))] = true
+			default:
+				for d := range depths {
+					depths[d] = rng.IntN(3) == 0
+				}
+			}
+			wanted := map[string]gethNode{}
+			for _, n := range all {
+				if depths[len(n.path)] {
+					wanted[string(n.path)] = n
+				}
+			}
+			got := map[string]gethNode{}
+			b := NewBuilder(func(path []byte, hash [32]byte, blob []byte) {
+				if _, twice := got[string(path)]; twice {
+					t.Fatalf("%s, %s: node at %x reported twice", s.name, pick, path)
+				}
+				got[string(path)] = gethNode{bytes.Clone(path), hash, bytes.Clone(blob)}
+			})
+			b.reportOnlyAt(depths)
+			if err := b.UpdateBatch(s.keys, s.values); err != nil {
+				t.Fatal(err)
+			}
+			if root := b.Hash(); root != want {
+				t.Fatalf("%s, %s: root %x, want %x", s.name, pick, root, want)
+			}
+			if len(got) != len(wanted) {
+				t.Fatalf("%s, %s: %d nodes reported, want %d", s.name, pick, len(got), len(wanted))
+			}
+			for path, w := range wanted {
+				g := got[path]
+				if g.hash != w.hash || !bytes.Equal(g.blob, w.blob) {
+					t.Fatalf("%s, %s: node at %x:\n got %v\nwant %v", s.name, pick, w.path, g, w)
+				}
+			}
+		}
+	}
+}

@@ -39,6 +39,9 @@ type rangeInsert struct {
 	byBuilder bool
 	runs      [][2]int
 	hashed    map[string]*hashNode
+	// hashedDepths marks the depths of the paths in hashed: the Builders
+	// report only the nodes there, and hash the others in batches.
+	hashedDepths []bool
 	// nibbles is what is left of the buffer that paths are cut from.
 	nibbles []byte
 }
@@ -198,6 +201,10 @@ func (r *rangeInsert) fresh(lo, hi, pos int) node {
 	}
 	subtree := new(hashNode)
 	r.hashed[string(first[:fork])] = subtree
+	if fork >= len(r.hashedDepths) {
+		r.hashedDepths = append(r.hashedDepths, make([]bool, fork+1-len(r.hashedDepths))...)
+	}
+	r.hashedDepths[fork] = true
 	r.runs = append(r.runs, [2]int{lo, hi})
 	if fork == pos {
 		return subtree
@@ -260,8 +267,9 @@ func (r *rangeInsert) hashRuns(runs [][2]int) (int, error) {
 	h := subtreeHashers.Get().(*subtreeHasher)
 	defer subtreeHashers.Put(h)
 	h.builder.Reset()
+	h.builder.reportOnlyAt(r.hashedDepths)
 	h.hashed, h.found = r.hashed, 0
-	defer func() { h.hashed = nil }()
+	defer func() { h.hashed = nil; h.builder.reportOnlyAt(nil) }()
 	for _, run := range runs {
 		for i := run[0]; i < run[1]; i++ {
 			if err := h.builder.Update(r.keys[i], r.values[i]); err != nil {
