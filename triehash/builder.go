@@ -79,9 +79,10 @@ func newBuilder(onNode NodeFunc, topDepth int) *Builder {
 }
 
 // reportOnlyAt restricts onNode to the nodes at the depths (in nibbles)
-// marked in depths, in no particular order, so that the others' hashes can
-// wait to be taken in batches as without onNode; nil restores every node
-// in StackTrie's order. It lasts until changed, across Reset.
+// marked in depths, in no particular order, so that every node's hash, the
+// reported ones' too, can wait to be taken in batches as without onNode;
+// nil restores every node in StackTrie's order. It lasts until changed,
+// across Reset.
 func (b *Builder) reportOnlyAt(depths []bool) {
 	b.core.sink.reportAt = depths
 }

@@ -270,7 +270,7 @@ func (c *streamCore) closeBranch(br *branch, parent int) (r ref, waiting int) {
 	// The branch waits for its hash, and the extension with it, in the
 	// room commitBranch reserved for both.
 	d := &c.sink.deferred
-	ext := d.add(c.scratch, 1)
+	ext := c.sink.queue(c.scratch, c.key, parent+1, 1)
 	d.waitsFor(waiting, ext, len(c.scratch)-32)
 	return ref{size: 32}, ext
 }
@@ -301,7 +301,7 @@ func (c *streamCore) commitBranch(br *branch, extension bool, parent int) (r ref
 		c.scratch = appendBranchAt(c.scratch[:0], br, &offsets)
 	}
 	d := &c.sink.deferred
-	waiting = d.add(c.scratch, pending(br))
+	waiting = c.sink.queue(c.scratch, c.key, br.depth, pending(br))
 	if br.pendingMask != 0 {
 		d.childrenOf(len(c.open)-1, waiting, &offsets)
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/keccakroot/keccakroot/fastkeccak"
 )
 
 // coreOnly builds the trie of sorted keys with the streaming core alone,
@@ -63,30 +65,52 @@ func TestCoreWithoutBatchStage(t *testing.T) {
 // the queue into calls of one or two nodes, hashed one state at a time;
 // and that nodes waiting for their children leave few lanes of a call
 // idle, which they did while the queue hashed every ready node whenever it
-// was full.
+// was full. The same holds for a Builder whose onNode wants some depths in
+// any order (reportOnlyAt): the nodes it wants wait in the queue too,
+// where hashing each at once after emptying the queue made most calls
+// small; each is reported once, with its hash.
 func TestSinkBatchesAroundWaitingChildren(t *testing.T) {
 	if verifyPrecomputed {
 		t.Skip("with triehash_verify the core hashes the queue before each check of a bottom branch")
 	}
 	keys, values := accountLikeSet(5, 200000, 70)
-	var calls, small, nodes int
-	observeSinkBatch = func(n int) {
-		calls++
-		nodes += n
-		if n <= 2 {
-			small++
+	want, _ := gethStackTrie(t, keys, values)
+	for _, depths := range [][]bool{nil, {false, true, false, true}, {true, true, true, true, true, true}} {
+		var calls, small, nodes int
+		observeSinkBatch = func(n int) {
+			calls++
+			nodes += n
+			if n <= 2 {
+				small++
+			}
 		}
+		var onNode NodeFunc
+		reported := map[string][32]byte{}
+		if depths != nil {
+			onNode = func(path []byte, hash [32]byte, blob []byte) {
+				if _, twice := reported[string(path)]; twice {
+					t.Fatalf("depths %v: node at %x reported twice", depths, path)
+				}
+				if hash != fastkeccak.Sum256(blob) {
+					t.Fatalf("depths %v: node at %x reported with hash %x of another blob", depths, path, hash)
+				}
+				reported[string(path)] = hash
+			}
+		}
+		b := NewBuilder(onNode)
+		b.reportOnlyAt(depths)
+		feed(t, b, keys, values)
+		got := b.Hash()
+		observeSinkBatch = nil
+		if got != want {
+			t.Fatalf("depths %v: root %x, StackTrie %x", depths, got, want)
+		}
+		if calls == 0 || small*20 > calls || 2*nodes < 15*calls {
+			t.Errorf("depths %v: the deferred queue hashed %d nodes in %d calls, %d of them of one or two nodes; want under 5%% such calls and 7.5 nodes a call or more", depths, nodes, calls, small)
+		}
+		if depths != nil && len(reported) == 0 {
+			t.Errorf("depths %v: no node reported", depths)
+		}
+		t.Logf("depths %v: %d nodes in %d calls, %d of one or two nodes; %d reported", depths, nodes, calls, small, len(reported))
 	}
-	defer func() { observeSinkBatch = nil }()
-	b := NewBuilder(nil)
-	feed(t, b, keys, values)
-	got := b.Hash()
-	observeSinkBatch = nil
-	if want, _ := gethStackTrie(t, keys, values); got != want {
-		t.Fatalf("root %x, StackTrie %x", got, want)
-	}
-	if calls == 0 || small*20 > calls || 2*nodes < 15*calls {
-		t.Errorf("the deferred queue hashed %d nodes in %d calls, %d of them of one or two nodes; want under 5%% such calls and 7.5 nodes a call or more", nodes, calls, small)
-	}
-	t.Logf("%d nodes in %d calls, %d of one or two nodes", nodes, calls, small)
 }

@@ -23,9 +23,9 @@ import (
 // the children that wait in pendingMask.
 //
 // An onNode that wants only the nodes at some depths, in any order (see
-// reportOnlyAt), leaves the nodes at the other depths free to wait in the
-// queue: a node at a wanted depth is then hashed at once, after the queue
-// is emptied if some of its children wait there.
+// reportOnlyAt), leaves every node but the root free to wait in the queue,
+// as without onNode: a node at a wanted depth waits with its path, and is
+// reported when the queue hashes it.
 type nodeSink struct {
 	onNode NodeFunc
 	// reportAt, if not nil, holds the depths onNode wants; it is then told
@@ -41,9 +41,10 @@ func (s *nodeSink) reports(depth int) bool {
 }
 
 // defersAt reports whether a node at depth may wait in the deferred queue
-// for its hash: the root never does, nor a node onNode wants.
+// for its hash: the root never does, nor any node when onNode wants them
+// in StackTrie's order.
 func (s *nodeSink) defersAt(depth int) bool {
-	return depth > 0 && !s.reports(depth)
+	return depth > 0 && (s.onNode == nil || s.reportAt != nil)
 }
 
 // commit returns the reference to a finished node: its encoding enc if
@@ -59,7 +60,19 @@ func (s *nodeSink) commit(enc, key []byte, depth int, open []branch) (r ref, wai
 		return s.commitNow(enc, key, depth), -1
 	}
 	s.reserve(len(enc), 1, open)
-	return ref{size: 32}, s.deferred.add(enc, 0)
+	return ref{size: 32}, s.queue(enc, key, depth, 0)
+}
+
+// queue adds enc, the encoding of a node depth nibbles down key's path, to
+// the deferred queue with holes children still to be hashed (see
+// deferredNodes.add) and returns its index; if onNode wants the node, its
+// path goes with it, for hashWithoutHoles to report it once hashed.
+func (s *nodeSink) queue(enc, key []byte, depth, holes int) int {
+	i := s.deferred.add(enc, holes)
+	if s.reports(depth) {
+		s.deferred.reportAs(i, key, depth)
+	}
+	return i
 }
 
 // defers reports whether commit would defer the node's hash.
@@ -115,18 +128,19 @@ func (s *nodeSink) hashReady(open []branch) {
 	// Keep the nodes still waiting, in order, at the front of the queue
 	// and of the arena; their parents' indices shift with them.
 	var newIndex [maxDeferred]int8
-	kept, start, end := 0, 0, 0
+	kept, start, end, pathStart, pathEnd := 0, 0, 0, 0, 0
 	for i := range d.nodes[:d.n] {
 		e := d.nodes[i]
 		if hashed[i] {
 			newIndex[i] = -1
-			start = int(e.end)
+			start, pathStart = int(e.end), int(e.pathEnd)
 			continue
 		}
 		newIndex[i] = int8(kept)
 		end += copy(d.arena[end:], d.arena[start:e.end])
-		start = int(e.end)
-		e.end = int32(end)
+		pathEnd += copy(d.paths[pathEnd:], d.paths[pathStart:e.pathEnd])
+		start, pathStart = int(e.end), int(e.pathEnd)
+		e.end, e.pathEnd = int32(end), int32(pathEnd)
 		d.nodes[kept] = e
 		kept++
 	}
@@ -135,14 +149,15 @@ func (s *nodeSink) hashReady(open []branch) {
 			d.nodes[i].parent = newIndex[p]
 		}
 	}
-	d.n, d.arena = kept, d.arena[:end]
+	d.n, d.arena, d.paths = kept, d.arena[:end], d.paths[:pathEnd]
 }
 
 // hashWithoutHoles hashes in one Sum256Batch call the oldest limit, at
 // most, of the deferred nodes that have no holes left and are not marked
 // in done; it copies each hash where the node's reference is kept and, if
-// keep is not nil, into keep[i] for node i, and marks the node in done. It
-// returns how many nodes it hashed.
+// keep is not nil, into keep[i] for node i, reports the node to onNode if
+// it waited with its path, and marks the node in done. It returns how many
+// nodes it hashed.
 func (s *nodeSink) hashWithoutHoles(open []branch, limit int, done *[maxDeferred]bool, keep *[maxDeferred][32]byte) int {
 	d := &s.deferred
 	var (
@@ -169,6 +184,9 @@ func (s *nodeSink) hashWithoutHoles(open []branch, limit int, done *[maxDeferred
 		}
 		done[i] = true
 		s.deliver(open, i, &hashes[k])
+		if path := d.pathOf(i); path != nil {
+			s.onNode(path, hashes[k], msgs[k])
+		}
 	}
 	return n
 }
@@ -232,6 +250,9 @@ type deferredNodes struct {
 	nodes [maxDeferred]deferredNode
 	n     int
 	arena []byte // the encodings, one after the other
+	// paths are the nibble paths of the nodes to report, one after the
+	// other, and of no others (see reportAs).
+	paths []byte
 	// hashes[i] is the hash of nodes[i], once flushed is set. The hashes
 	// stay readable through hashOf until the next node is deferred.
 	hashes  [maxDeferred][32]byte
@@ -250,10 +271,14 @@ type deferredNode struct {
 	nibble byte
 	// holes counts the children whose hashes the encoding still lacks.
 	holes uint8
+	// pathEnd is where its path ends in paths, which starts where the
+	// path of the node before ends; report marks a node to report.
+	pathEnd int32
+	report  bool
 }
 
 func (d *deferredNodes) reset() {
-	d.n, d.arena, d.flushed = 0, d.arena[:0], false
+	d.n, d.arena, d.paths, d.flushed = 0, d.arena[:0], d.paths[:0], false
 }
 
 // start returns where the encoding of node i begins in arena.
@@ -275,9 +300,29 @@ func (d *deferredNodes) add(enc []byte, holes int) int {
 	}
 	d.arena = append(d.arena, enc...)
 	i := d.n
-	d.nodes[i] = deferredNode{end: int32(len(d.arena)), level: -1, parent: -1, holes: uint8(holes)}
+	d.nodes[i] = deferredNode{end: int32(len(d.arena)), pathEnd: int32(len(d.paths)), level: -1, parent: -1, holes: uint8(holes)}
 	d.n++
 	return i
+}
+
+// reportAs marks node i, the last one added, to be reported with the path
+// of the first depth nibbles of key once hashed.
+func (d *deferredNodes) reportAs(i int, key []byte, depth int) {
+	d.paths = appendNibbles(d.paths, key, depth)
+	d.nodes[i].pathEnd, d.nodes[i].report = int32(len(d.paths)), true
+}
+
+// pathOf returns the path node i is to be reported with, nil if none.
+func (d *deferredNodes) pathOf(i int) []byte {
+	e := &d.nodes[i]
+	if !e.report {
+		return nil
+	}
+	start := 0
+	if i > 0 {
+		start = int(d.nodes[i-1].pathEnd)
+	}
+	return d.paths[start:e.pathEnd:e.pathEnd]
 }
 
 // storedAt records where the reference to node i is kept: child nibble of
