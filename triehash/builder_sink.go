@@ -272,9 +272,9 @@ type deferredNode struct {
 	// holes counts the children whose hashes the encoding still lacks.
 	holes uint8
 	// pathEnd is where its path ends in paths, which starts where the
-	// path of the node before ends; report marks a node to report.
+	// path of the node before ends. A node to report has a path of one
+	// nibble or more (the root is never deferred); the others, none.
 	pathEnd int32
-	report  bool
 }
 
 func (d *deferredNodes) reset() {
@@ -309,20 +309,19 @@ func (d *deferredNodes) add(enc []byte, holes int) int {
 // of the first depth nibbles of key once hashed.
 func (d *deferredNodes) reportAs(i int, key []byte, depth int) {
 	d.paths = appendNibbles(d.paths, key, depth)
-	d.nodes[i].pathEnd, d.nodes[i].report = int32(len(d.paths)), true
+	d.nodes[i].pathEnd = int32(len(d.paths))
 }
 
 // pathOf returns the path node i is to be reported with, nil if none.
 func (d *deferredNodes) pathOf(i int) []byte {
-	e := &d.nodes[i]
-	if !e.report {
-		return nil
-	}
-	start := 0
+	start, end := 0, int(d.nodes[i].pathEnd)
 	if i > 0 {
 		start = int(d.nodes[i-1].pathEnd)
 	}
-	return d.paths[start:e.pathEnd:e.pathEnd]
+	if start == end {
+		return nil
+	}
+	return d.paths[start:end:end]
 }
 
 // storedAt records where the reference to node i is kept: child nibble of
