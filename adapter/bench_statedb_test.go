@@ -107,17 +107,18 @@ func benchAccessListTurns(b *testing.B, s *benchStateDB) {
 	var (
 		round uint64
 		list  *bal.BlockAccessList
-		roots [2]common.Hash
+		roots sideRoots
 		alloc allocCounter
 	)
+	newRound := func() {
+		alloc.stop()
+		round++
+		list = newStateBlock(s, round, 2000, 5000).accessList()
+		roots.reset()
+	}
 	turns := []benchturns.Turn{
 		{
-			Prepare: func() {
-				alloc.stop(1)
-				round++
-				list = newStateBlock(s, round, 2000, 5000).accessList()
-				alloc.start(0)
-			},
+			Prepare: func() { alloc.stop(); alloc.start(0) },
 			Call: func(int) {
 				statedb, err := state.New(s.root, sdb)
 				if err != nil {
@@ -127,25 +128,23 @@ func benchAccessListTurns(b *testing.B, s *benchStateDB) {
 				if err := statedb.ApplyBlockAccessList(list); err != nil {
 					b.Fatal(err)
 				}
-				roots[0] = statedb.IntermediateRoot(benchRules)
+				roots.set(b, round, 0, statedb.IntermediateRoot(benchRules))
 				statedb.StopPrefetcher()
 			},
 		},
 		{
-			Prepare: func() { alloc.stop(0); alloc.start(1) },
+			Prepare: func() { alloc.stop(); alloc.start(1) },
 			Call: func(int) {
 				root, err := AccessListStateRoot(s.root, list, cached)
 				if err != nil {
 					b.Fatal(err)
 				}
-				if roots[1] = root; root != roots[0] {
-					b.Fatalf("round %d: keccakroot's root %x, go-ethereum's %x", round, root, roots[0])
-				}
+				roots.set(b, round, 1, root)
 			},
 		},
 	}
-	perBlock := benchturns.Measure(b, 1, turns)
-	alloc.stop(1)
+	perBlock := benchturns.MeasureRounds(b, 1, newRound, turns)
+	alloc.stop()
 	for i, name := range []string{"geth", "keccakroot"} {
 		b.ReportMetric(perBlock[i]/1e6, "ms/block-"+name)
 		alloc.report(b, i, name)
@@ -168,27 +167,29 @@ func benchStateDBTurns(b *testing.B, s *benchStateDB, op string) {
 		blk     *stateBlock
 		txs     types.Transactions
 		statedb [2]*state.StateDB
-		roots   [2]common.Hash
+		roots   sideRoots
 		split   [2]stateDBSplit
 		alloc   allocCounter
 	)
 	commit := op != "hash"
+	newRound := func() {
+		alloc.stop()
+		round++
+		blk = newStateBlock(s, round, 2000, 5000)
+		if op == "block" {
+			var err error
+			if txs, err = blk.transactions(s); err != nil {
+				b.Fatal(err)
+			}
+		}
+		roots.reset()
+	}
 	turn := func(impl int) benchturns.Turn {
 		return benchturns.Turn{
 			Prepare: func() {
-				alloc.stop(1 - impl)
-				if impl == 0 {
-					round++
-					blk = newStateBlock(s, round, 2000, 5000)
-					if op == "block" {
-						var err error
-						if txs, err = blk.transactions(s); err != nil {
-							b.Fatal(err)
-						}
-					}
-				}
-				if commit && s.scheme == rawdb.HashScheme && roots[impl] != (common.Hash{}) {
-					tdbs[impl].Dereference(roots[impl])
+				alloc.stop()
+				if last := roots.last[impl]; commit && s.scheme == rawdb.HashScheme && last != (common.Hash{}) {
+					tdbs[impl].Dereference(last)
 				}
 				sdb, err := state.New(s.root, dbs[impl])
 				if err != nil {
@@ -216,15 +217,12 @@ func benchStateDBTurns(b *testing.B, s *benchStateDB, op string) {
 				}
 				statedb[impl].StopPrefetcher()
 				split[impl].add(statedb[impl])
-				roots[impl] = root
-				if impl == 1 && roots[0] != roots[1] {
-					b.Fatalf("round %d: keccakroot's root %x, go-ethereum's %x", round, roots[1], roots[0])
-				}
+				roots.set(b, round, impl, root)
 			},
 		}
 	}
-	perBlock := benchturns.Measure(b, 1, []benchturns.Turn{turn(0), turn(1)})
-	alloc.stop(1)
+	perBlock := benchturns.MeasureRounds(b, 1, newRound, []benchturns.Turn{turn(0), turn(1)})
+	alloc.stop()
 	for i, name := range names {
 		b.ReportMetric(perBlock[i]/1e6, "ms/block-"+name)
 	}
@@ -298,9 +296,10 @@ func (s *stateDBSplit) report(b *testing.B, name string, commit bool) {
 // turn runs, its trie prefetcher's goroutines included, from the runtime's
 // cumulative count (read without stopping the world).
 type allocCounter struct {
-	since [2]uint64
-	bytes [2]uint64
-	turns [2]int
+	since   uint64
+	running int // the side counting plus one, 0 for none
+	bytes   [2]uint64
+	turns   [2]int
 }
 
 func heapAllocated() uint64 {
@@ -309,18 +308,47 @@ func heapAllocated() uint64 {
 	return sample[0].Value.Uint64()
 }
 
-func (a *allocCounter) start(impl int) { a.since[impl] = heapAllocated() }
+// start begins counting for side impl; the count goes on after its turn,
+// while its prefetcher's goroutines finish, until the next round or turn
+// stops it.
+func (a *allocCounter) start(impl int) {
+	a.since, a.running = heapAllocated(), impl+1
+}
 
-func (a *allocCounter) stop(impl int) {
-	if a.since[impl] != 0 {
-		a.bytes[impl] += heapAllocated() - a.since[impl]
+// stop ends the count that start began, if any.
+func (a *allocCounter) stop() {
+	if a.running > 0 {
+		impl := a.running - 1
+		a.bytes[impl] += heapAllocated() - a.since
 		a.turns[impl]++
-		a.since[impl] = 0
+		a.running = 0
 	}
 }
 
 func (a *allocCounter) report(b *testing.B, impl int, name string) {
 	if a.turns[impl] > 0 {
 		b.ReportMetric(float64(a.bytes[impl])/float64(a.turns[impl])/1e6, "MB/block-"+name)
+	}
+}
+
+// sideRoots are the state roots both sides computed in a round, checked
+// against each other once both have (the sides take turns in either order).
+type sideRoots struct {
+	round [2]common.Hash
+	done  int
+	// last is each side's root of the round before, for the hash scheme's
+	// Dereference.
+	last [2]common.Hash
+}
+
+// reset starts a round.
+func (r *sideRoots) reset() { r.done = 0 }
+
+// set records side impl's root and, for the round's second side, fails b
+// unless the two are the same.
+func (r *sideRoots) set(b *testing.B, round uint64, impl int, root common.Hash) {
+	r.round[impl], r.last[impl] = root, root
+	if r.done++; r.done == 2 && r.round[0] != r.round[1] {
+		b.Fatalf("round %d: keccakroot's root %x, go-ethereum's %x", round, r.round[1], r.round[0])
 	}
 }
