@@ -79,7 +79,9 @@ func applyAccessList(parentRoot common.Hash, list *bal.BlockAccessList, db datab
 	if err != nil {
 		return common.Hash{}, nil, err
 	}
-	accounts, err := OpenSecureTrie(trie.StateTrieID(parentRoot), db)
+	// Neither the account trie nor the storage tries record what they read:
+	// nothing here makes a witness.
+	accounts, err := openSecureTrie(triehash.Options{}, trie.StateTrieID(parentRoot), db, false)
 	if err != nil {
 		return common.Hash{}, nil, err
 	}
@@ -167,7 +169,7 @@ func readAccounts(accounts *SecureTrie, changes []accountChange, keys [][]byte, 
 	}
 	for _, i := range indexes {
 		var err error
-		if pre[i], err = accounts.GetAccount(changes[i].access.Address); err != nil {
+		if pre[i], err = accounts.accountAt(changes[i].access.Address, keys[i]); err != nil {
 			return err
 		}
 	}
@@ -265,7 +267,7 @@ func (c *accountChange) apply(stateRoot, owner common.Hash, pre *types.StateAcco
 	if len(c.slots) >= manySlots {
 		opts.Workers = 0
 	}
-	storage, err := openSecureTrie(opts, trie.StorageTrieID(stateRoot, owner, post.Root), db)
+	storage, err := openSecureTrie(opts, trie.StorageTrieID(stateRoot, owner, post.Root), db, false)
 	if err != nil {
 		return nil, err
 	}

@@ -78,10 +78,13 @@ var _ state.Trie = (*SecureTrie)(nil)
 // the trie needs it. A nil id is an ErrNilArgument, and so is a nil db for a
 // trie that is not empty.
 func OpenSecureTrie(id *trie.ID, db database.NodeDatabase) (*SecureTrie, error) {
-	return openSecureTrie(triehash.Options{}, id, db)
+	return openSecureTrie(triehash.Options{}, id, db, true)
 }
 
-func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase) (*SecureTrie, error) {
+// openSecureTrie is OpenSecureTrie with the trie's options; with record,
+// the trie keeps the nodes it reads for Witness (work that ends in a root,
+// such as AccessListStateRoot's, has no use for them).
+func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase, record bool) (*SecureTrie, error) {
 	// The nodes are read through a CachedNodeDatabase's cache, everything
 	// else (preimages, iteration) is the wrapped database's.
 	nodes := db
@@ -90,7 +93,7 @@ func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase
 		return nil, nilArgument("trie ID")
 	}
 	if id.Root == (common.Hash{}) || id.Root == types.EmptyRootHash {
-		return newSecureTrie(opts, id, db, nil, true)
+		return newSecureTrie(opts, id, db, nil, record)
 	}
 	if db == nil {
 		return nil, nilArgument("trie database")
@@ -100,7 +103,7 @@ func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase
 		s := &SecureTrie{id: *id}
 		return nil, s.missing(&triehash.MissingNodeError{Hash: id.Root, Err: err})
 	}
-	return newSecureTrie(opts, id, db, nodeReader{reader: reader, owner: id.Owner}, true)
+	return newSecureTrie(opts, id, db, nodeReader{reader: reader, owner: id.Owner}, record)
 }
 
 // newSecureTrie opens the trie id names on the nodes of src, which may be
@@ -180,7 +183,12 @@ func (s *SecureTrie) GetKey(hashedKey []byte) []byte {
 // GetAccount returns the account at address, nil if there is none.
 func (s *SecureTrie) GetAccount(address common.Address) (*types.StateAccount, error) {
 	hashed := fastkeccak.Sum256(address[:])
-	enc, err := s.trie.Get(hashed[:])
+	return s.accountAt(address, hashed[:])
+}
+
+// accountAt is GetAccount for a caller that has the hashed address.
+func (s *SecureTrie) accountAt(address common.Address, hashed []byte) (*types.StateAccount, error) {
+	enc, err := s.trie.Get(hashed)
 	if err != nil || len(enc) == 0 {
 		return nil, s.missing(err)
 	}

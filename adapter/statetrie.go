@@ -135,7 +135,7 @@ func (s *StateTrie) storage(addr common.Address) (*storageTrie, error) {
 // state stateRoot. Storage tries hash on one goroutine each: StateDB and
 // StateTrie hash several of them in parallel.
 func openStorageTrie(stateRoot common.Hash, address common.Address, root common.Hash, db database.NodeDatabase) (*SecureTrie, error) {
-	return openSecureTrie(triehash.Options{Workers: 1}, storageTrieID(stateRoot, address, root), db)
+	return openSecureTrie(triehash.Options{Workers: 1}, storageTrieID(stateRoot, address, root), db, true)
 }
 
 // storageTrieID names the storage trie of address, with root, in the state
