@@ -1,0 +1,164 @@
+package adapter
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/rawdb"
+	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/tracing"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/core/types/bal"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/triedb"
+	"github.com/holiman/uint256"
+)
+
+// The state FuzzAccessListStateRoot's lists apply to: fuzzAccounts
+// accounts, every third with storage from a set of fuzzSlots slot keys and
+// every fourth with code, and fuzzFresh addresses that are not in it.
+const (
+	fuzzAccounts = 48
+	fuzzFresh    = 16
+	fuzzSlots    = 24
+)
+
+// fuzzState is the parent state of FuzzAccessListStateRoot, built once.
+type fuzzState struct {
+	root common.Hash
+	tdb  *triedb.Database
+	sdb  state.Database
+}
+
+func fuzzAddress(i int) common.Address {
+	return common.BytesToAddress(crypto.Keccak256([]byte(fmt.Sprintf("access list fuzz account %d", i))))
+}
+
+func fuzzSlot(i int) common.Hash {
+	return crypto.Keccak256Hash([]byte(fmt.Sprintf("access list fuzz slot %d", i)))
+}
+
+var fuzzAccessListState = sync.OnceValues(func() (*fuzzState, error) {
+	disk := rawdb.NewMemoryDatabase()
+	tdb := triedb.NewDatabase(disk, triedb.HashDefaults)
+	sdb := state.NewDatabase(tdb, state.NewCodeDB(disk))
+	statedb, err := state.New(types.EmptyRootHash, sdb)
+	if err != nil {
+		return nil, err
+	}
+	for i := range fuzzAccounts {
+		addr := fuzzAddress(i)
+		statedb.SetBalance(addr, uint256.NewInt(uint64(i+1)), tracing.BalanceChangeUnspecified)
+		statedb.SetNonce(addr, uint64(i%3), tracing.NonceChangeUnspecified)
+		if i%4 == 0 {
+			statedb.SetCode(addr, []byte{0x60, byte(i), 0x00}, tracing.CodeChangeUnspecified)
+		}
+		if i%3 == 0 {
+			for j := range i % fuzzSlots {
+				statedb.SetState(addr, fuzzSlot(j), common.BytesToHash([]byte{byte(i), byte(j + 1)}))
+			}
+		}
+	}
+	root, err := statedb.Commit(benchRules, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := tdb.Commit(root, false); err != nil {
+		return nil, err
+	}
+	return &fuzzState{root: root, tdb: tdb, sdb: sdb}, nil
+})
+
+// fuzzAccessList reads an access list over fuzzState from data, four bytes
+// a change: the account (one of the state's, or a fresh address), the kind
+// of change and its transaction, and two bytes of value. Kinds: a balance
+// (zero included), a nonce, a code (empty included), a slot written (zero
+// clears it) and a slot read.
+func fuzzAccessList(data []byte) *bal.BlockAccessList {
+	list := bal.NewConstructionBlockAccessList()
+	for ; len(data) >= 4; data = data[4:] {
+		addr := fuzzAddress(int(data[0]) % (fuzzAccounts + fuzzFresh))
+		kind, tx := data[1]%5, uint32(data[1]/5)
+		v0, v1 := data[2], data[3]
+		switch kind {
+		case 0:
+			list.BalanceChange(tx, addr, new(uint256.Int).Lsh(uint256.NewInt(uint64(v0)), uint(v1%200)))
+		case 1:
+			list.NonceChange(addr, tx, uint64(v0))
+		case 2:
+			list.CodeChange(addr, tx, []byte{0x60, v0, 0x00}[:v1%4])
+		case 3:
+			list.StorageWrite(tx, addr, fuzzSlot(int(v0)%(fuzzSlots+4)), common.BytesToHash([]byte{v1}))
+		case 4:
+			list.StorageRead(addr, fuzzSlot(int(v0)%(fuzzSlots+4)))
+		}
+	}
+	return list.ToEncodingObj()
+}
+
+// gethListRoot is go-ethereum's root for list on fs: ApplyBlockAccessList
+// and IntermediateRoot, or its error; panicked says go-ethereum panicked.
+func gethListRoot(fs *fuzzState, list *bal.BlockAccessList) (root common.Hash, err error, panicked bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			panicked = true
+		}
+	}()
+	statedb, err := state.New(fs.root, fs.sdb)
+	if err != nil {
+		return common.Hash{}, err, false
+	}
+	if err := statedb.ApplyBlockAccessList(list); err != nil {
+		return common.Hash{}, err, false
+	}
+	return statedb.IntermediateRoot(benchRules), nil, false
+}
+
+// FuzzAccessListStateRoot applies access lists made from the input (new
+// and existing accounts, balances and nonces set to zero or not, codes set
+// and removed, slots written, cleared and read, several changes of one
+// account in different transactions) to a state of 48 accounts, and checks
+// AccessListStateRoot and AccessListCommit against go-ethereum's
+// ApplyBlockAccessList and IntermediateRoot: the same root, or, where
+// keccakroot refuses the list, the one refusal it documents that
+// go-ethereum does not make (a storage write to an account that ends the
+// block empty, which go-ethereum deletes with its writes).
+func FuzzAccessListStateRoot(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte{0, 0, 7, 1, 50, 0, 3, 0, 3, 3, 1, 9, 3, 8, 30, 0})              // balances, a fresh account, slots
+	f.Add([]byte{3, 3, 0, 0, 3, 0, 0, 0, 3, 1, 0, 0, 3, 2, 0, 0})                // an account emptied, its slot cleared
+	f.Add([]byte{52, 3, 1, 5, 52, 8, 1, 0, 60, 2, 1, 3, 60, 4, 2, 0})            // fresh: a slot write, a read, a code
+	f.Add([]byte{6, 3, 2, 9, 6, 8, 2, 0, 6, 13, 2, 4, 12, 0, 0, 0, 12, 1, 0, 0}) // one slot three times; an account zeroed
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fs, err := fuzzAccessListState()
+		if err != nil {
+			t.Fatal(err)
+		}
+		list := fuzzAccessList(data)
+		want, gethErr, panicked := gethListRoot(fs, list)
+		got, err := AccessListStateRoot(fs.root, list, fs.tdb)
+		committed, set, commitErr := AccessListCommit(fs.root, list, fs.tdb)
+		if (err == nil) != (commitErr == nil) || committed != got {
+			t.Fatalf("AccessListCommit: %x, %v; AccessListStateRoot: %x, %v", committed, commitErr, got, err)
+		}
+		if err == nil && set == nil {
+			t.Fatalf("AccessListCommit: root %x without a node set", committed)
+		}
+		switch {
+		case panicked:
+			// go-ethereum panicked on this list; keccakroot did not.
+		case err != nil:
+			if !errors.Is(err, ErrAccessList) || !strings.Contains(err.Error(), "ends the block empty") {
+				t.Fatalf("keccakroot: %v; go-ethereum: %x, %v", err, want, gethErr)
+			}
+		case gethErr != nil:
+			t.Fatalf("keccakroot: root %x; go-ethereum: %v", got, gethErr)
+		case got != want:
+			t.Fatalf("root %x, go-ethereum's %x", got, want)
+		}
+	})
+}
