@@ -102,7 +102,7 @@ func fuzzAccessList(data []byte) *bal.BlockAccessList {
 
 // gethListRoot is go-ethereum's root for list on fs: ApplyBlockAccessList
 // and IntermediateRoot, or its error; panicked says go-ethereum panicked.
-func gethListRoot(fs *fuzzState, list *bal.BlockAccessList) (root common.Hash, err error, panicked bool) {
+func gethListRoot(fs *fuzzState, list *bal.BlockAccessList) (root common.Hash, panicked bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			panicked = true
@@ -110,12 +110,12 @@ func gethListRoot(fs *fuzzState, list *bal.BlockAccessList) (root common.Hash, e
 	}()
 	statedb, err := state.New(fs.root, fs.sdb)
 	if err != nil {
-		return common.Hash{}, err, false
+		return common.Hash{}, false, err
 	}
 	if err := statedb.ApplyBlockAccessList(list); err != nil {
-		return common.Hash{}, err, false
+		return common.Hash{}, false, err
 	}
-	return statedb.IntermediateRoot(benchRules), nil, false
+	return statedb.IntermediateRoot(benchRules), false, nil
 }
 
 // FuzzAccessListStateRoot applies access lists made from the input (new
@@ -139,7 +139,7 @@ func FuzzAccessListStateRoot(f *testing.F) {
 			t.Fatal(err)
 		}
 		list := fuzzAccessList(data)
-		want, gethErr, panicked := gethListRoot(fs, list)
+		want, panicked, gethErr := gethListRoot(fs, list)
 		got, err := AccessListStateRoot(fs.root, list, fs.tdb)
 		committed, set, commitErr := AccessListCommit(fs.root, list, fs.tdb)
 		if (err == nil) != (commitErr == nil) || committed != got {
