@@ -214,42 +214,39 @@ func (r *rangeInsert) fresh(lo, hi, pos int) node {
 
 // hashSubtrees hashes the subtrees fresh left to it. Each is the subtree
 // at its path of the trie of any keys that include its run and no other
-// key under that path, so Builders fed whole runs in order report it: on
-// GOMAXPROCS goroutines, each taking consecutive runs, when they are many.
+// key under that path, so Builders fed whole runs in order report it. The
+// runs go in groups of consecutive runs of about parallelSubtreeKeys keys
+// to up to GOMAXPROCS goroutines, each taking the next group when done
+// with one (shareOut): a goroutine woken late on an idle core, which on a
+// virtual machine can take longer than a range's whole work, leaves its
+// groups to the others instead of holding them up.
 func (r *rangeInsert) hashSubtrees() error {
 	if len(r.runs) == 0 {
 		return nil
 	}
-	total := 0
-	for _, run := range r.runs {
-		total += run[1] - run[0]
-	}
-	workers := max(1, min(runtime.GOMAXPROCS(0), total/parallelSubtreeKeys, len(r.runs)))
-	found := make([]int, workers)
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	start := 0
-	for w := range workers {
-		end, share := start, 0
-		for end < len(r.runs) && (share < total/workers || w == workers-1) {
-			share += r.runs[end][1] - r.runs[end][0]
-			end++
+	var groups [][2]int // runs[g[0]:g[1]]
+	for lo := 0; lo < len(r.runs); {
+		hi, keys := lo, 0
+		for hi < len(r.runs) && keys < parallelSubtreeKeys {
+			keys += r.runs[hi][1] - r.runs[hi][0]
+			hi++
 		}
-		runs := r.runs[start:end]
-		start = end
-		if w == workers-1 {
-			found[w], errs[w] = r.hashRuns(runs)
-			break
-		}
-		wg.Go(func() { found[w], errs[w] = r.hashRuns(runs) })
+		groups = append(groups, [2]int{lo, hi})
+		lo = hi
 	}
-	wg.Wait()
+	found := make([]int, len(groups))
+	errs := make([]error, len(groups))
+	shareOut(runtime.GOMAXPROCS(0), len(groups), func(next func() (int, bool)) {
+		for g, ok := next(); ok; g, ok = next() {
+			found[g], errs[g] = r.hashRuns(r.runs[groups[g][0]:groups[g][1]])
+		}
+	})
 	sum := 0
-	for w := range workers {
-		if errs[w] != nil {
-			return errs[w]
+	for g := range groups {
+		if errs[g] != nil {
+			return errs[g] // the first in key order, whatever the timing
 		}
-		sum += found[w]
+		sum += found[g]
 	}
 	if sum != len(r.hashed) {
 		// Not possible by freshBuilderMin; never leave a subtree unhashed.
@@ -258,7 +255,9 @@ func (r *rangeInsert) hashSubtrees() error {
 	return nil
 }
 
-// parallelSubtreeKeys is the fewest keys worth a goroutine of their own.
+// parallelSubtreeKeys is the keys of a group of runs that hashSubtrees
+// hands a goroutine at a time: enough to fill the Builder's batches and
+// pay for its setup, few enough that 1,000 keys make several groups.
 const parallelSubtreeKeys = 256
 
 // hashRuns feeds the keys of runs to a Builder and fills in the hashes of
