@@ -34,14 +34,21 @@ type fuzzState struct {
 	sdb  state.Database
 }
 
+// fuzzAddress is account i of the state, or a fresh address from
+// fuzzAccounts on.
 func fuzzAddress(i int) common.Address {
 	return common.BytesToAddress(crypto.Keccak256([]byte(fmt.Sprintf("access list fuzz account %d", i))))
 }
 
+// fuzzSlot is slot key i: the state's accounts hold some of the first
+// fuzzSlots, and the lists also write keys beyond them.
 func fuzzSlot(i int) common.Hash {
 	return crypto.Keccak256Hash([]byte(fmt.Sprintf("access list fuzz slot %d", i)))
 }
 
+// fuzzAccessListState builds the state once per process, through
+// go-ethereum's StateDB into an in-memory hash-scheme trie database, which
+// both sides then only read.
 var fuzzAccessListState = sync.OnceValues(func() (*fuzzState, error) {
 	disk := rawdb.NewMemoryDatabase()
 	tdb := triedb.NewDatabase(disk, triedb.HashDefaults)
