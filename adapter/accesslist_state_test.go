@@ -10,23 +10,34 @@ import (
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/types/bal"
+	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/trie"
 	"github.com/ethereum/go-ethereum/triedb"
 	"github.com/holiman/uint256"
 )
 
-// gethAccessListRoot is go-ethereum's post-state root of list on the state
-// root in sdb: StateDB.ApplyBlockAccessList, then IntermediateRoot.
+// gethListRoot is go-ethereum's post-state root of list on the state root
+// in sdb: StateDB.ApplyBlockAccessList, then IntermediateRoot under rules.
+func gethListRoot(sdb state.Database, root common.Hash, rules params.Rules, list *bal.BlockAccessList) (common.Hash, error) {
+	statedb, err := state.New(root, sdb)
+	if err != nil {
+		return common.Hash{}, err
+	}
+	if err := statedb.ApplyBlockAccessList(list); err != nil {
+		return common.Hash{}, err
+	}
+	return statedb.IntermediateRoot(rules), nil
+}
+
+// gethAccessListRoot is gethListRoot for block's list on its parent's
+// state, failing t on an error.
 func gethAccessListRoot(t *testing.T, l *lockstep, sdb state.Database, parent *types.Header, block *types.Block, list *bal.BlockAccessList) common.Hash {
 	t.Helper()
-	statedb, err := state.New(parent.Root, sdb)
+	root, err := gethListRoot(sdb, parent.Root, l.config.Rules(block.Number(), true, block.Time()), list)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := statedb.ApplyBlockAccessList(list); err != nil {
-		t.Fatal(err)
-	}
-	return statedb.IntermediateRoot(l.config.Rules(block.Number(), true, block.Time()))
+	return root
 }
 
 // TestAccessListStateRoot computes the post-state root of every Amsterdam

@@ -188,7 +188,7 @@ func benchStateDBTurns(b *testing.B, s *benchStateDB, op string) {
 		return benchturns.Turn{
 			Prepare: func() {
 				alloc.stop()
-				if last := roots.last[impl]; commit && s.scheme == rawdb.HashScheme && last != (common.Hash{}) {
+				if last := roots.roots[impl]; commit && s.scheme == rawdb.HashScheme && last != (common.Hash{}) {
 					tdbs[impl].Dereference(last)
 				}
 				sdb, err := state.New(s.root, dbs[impl])
@@ -331,14 +331,13 @@ func (a *allocCounter) report(b *testing.B, impl int, name string) {
 	}
 }
 
-// sideRoots are the state roots both sides computed in a round, checked
-// against each other once both have (the sides take turns in either order).
+// sideRoots are the state roots both sides computed, checked against each
+// other once both have in a round (the sides take turns in either order).
+// Until a side computes its root of the round, roots holds its root of the
+// round before, which the hash scheme's Dereference lets go.
 type sideRoots struct {
-	round [2]common.Hash
-	done  int
-	// last is each side's root of the round before, for the hash scheme's
-	// Dereference.
-	last [2]common.Hash
+	roots [2]common.Hash
+	done  int // the sides that computed their root this round
 }
 
 // reset starts a round.
@@ -347,8 +346,8 @@ func (r *sideRoots) reset() { r.done = 0 }
 // set records side impl's root and, for the round's second side, fails b
 // unless the two are the same.
 func (r *sideRoots) set(b *testing.B, round uint64, impl int, root common.Hash) {
-	r.round[impl], r.last[impl] = root, root
-	if r.done++; r.done == 2 && r.round[0] != r.round[1] {
-		b.Fatalf("round %d: keccakroot's root %x, go-ethereum's %x", round, r.round[1], r.round[0])
+	r.roots[impl] = root
+	if r.done++; r.done == 2 && r.roots[0] != r.roots[1] {
+		b.Fatalf("round %d: keccakroot's root %x, go-ethereum's %x", round, r.roots[1], r.roots[0])
 	}
 }

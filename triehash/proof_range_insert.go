@@ -224,35 +224,44 @@ func (r *rangeInsert) hashSubtrees() error {
 	if len(r.runs) == 0 {
 		return nil
 	}
-	var groups [][2]int // runs[g[0]:g[1]]
+	// Groups close once they hold parallelSubtreeKeys keys, so the range's
+	// keys bound their number.
+	groups := make([]runGroup, 0, len(r.keys)/parallelSubtreeKeys+1)
 	for lo := 0; lo < len(r.runs); {
 		hi, keys := lo, 0
 		for hi < len(r.runs) && keys < parallelSubtreeKeys {
 			keys += r.runs[hi][1] - r.runs[hi][0]
 			hi++
 		}
-		groups = append(groups, [2]int{lo, hi})
+		groups = append(groups, runGroup{lo: lo, hi: hi})
 		lo = hi
 	}
-	found := make([]int, len(groups))
-	errs := make([]error, len(groups))
 	shareOut(runtime.GOMAXPROCS(0), len(groups), func(next func() (int, bool)) {
-		for g, ok := next(); ok; g, ok = next() {
-			found[g], errs[g] = r.hashRuns(r.runs[groups[g][0]:groups[g][1]])
+		for i, ok := next(); ok; i, ok = next() {
+			g := &groups[i]
+			g.found, g.err = r.hashRuns(r.runs[g.lo:g.hi])
 		}
 	})
 	sum := 0
-	for g := range groups {
-		if errs[g] != nil {
-			return errs[g] // the first in key order, whatever the timing
+	for _, g := range groups {
+		if g.err != nil {
+			return g.err // the first in key order, whatever the timing
 		}
-		sum += found[g]
+		sum += g.found
 	}
 	if sum != len(r.hashed) {
 		// Not possible by freshBuilderMin; never leave a subtree unhashed.
 		return fmt.Errorf("%w: %d of %d subtrees of the range not hashed", ErrRangeShape, len(r.hashed)-sum, len(r.hashed))
 	}
 	return nil
+}
+
+// runGroup is a group of hashSubtrees's runs, runs[lo:hi], and what
+// hashRuns made of it.
+type runGroup struct {
+	lo, hi int
+	found  int
+	err    error
 }
 
 // parallelSubtreeKeys is the keys of a group of runs that hashSubtrees
