@@ -1,0 +1,79 @@
+package adapter
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/rawdb"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/trie"
+	"github.com/ethereum/go-ethereum/trie/trienode"
+	"github.com/ethereum/go-ethereum/triedb"
+	"github.com/holiman/uint256"
+
+	"github.com/keccakroot/keccakroot/triehash"
+)
+
+// BenchmarkSecureTrieLoads opens a SecureTrie on a state of 100,000
+// accounts in go-ethereum's hash-scheme trie database (in memory) and
+// loads the paths of 2,000 of them with PrefetchAccount, as go-ethereum's
+// trie prefetcher does for a block, with the reads recorded for Witness
+// (record=true, the tries of NewStateDatabase) and without
+// (record=false, AccessListStateRoot's). The difference is what recording
+// costs the loads; allocs/op counts its garbage. Witness itself is asked
+// for once, after the timed loop, and must hold the loaded paths' nodes
+// with record and none without.
+func BenchmarkSecureTrieLoads(b *testing.B) {
+	const accounts, loads = 100000, 2000
+	r := newRand(b)
+	db := triedb.NewDatabase(rawdb.NewMemoryDatabase(), triedb.HashDefaults)
+	build, err := OpenSecureTrie(trie.StateTrieID(types.EmptyRootHash), db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	addresses := make([]common.Address, accounts)
+	for i := range addresses {
+		addresses[i] = randAddress(r)
+		acc := &types.StateAccount{Nonce: uint64(i), Balance: uint256.NewInt(uint64(i) + 1), Root: types.EmptyRootHash, CodeHash: types.EmptyCodeHash[:]}
+		if err := build.UpdateAccount(addresses[i], acc, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	root, set := build.Commit(false)
+	merged := trienode.NewMergedNodeSet()
+	if err := merged.Merge(set); err != nil {
+		b.Fatal(err)
+	}
+	updateDB(b, db, root, types.EmptyRootHash, 1, merged)
+	block := make([]common.Address, loads)
+	for i := range block {
+		block[i] = addresses[r.IntN(accounts)]
+	}
+	for _, record := range []bool{true, false} {
+		b.Run(fmt.Sprintf("record=%v", record), func(b *testing.B) {
+			b.ReportAllocs()
+			var tr *SecureTrie
+			for b.Loop() {
+				tr, err = openSecureTrie(triehash.Options{}, trie.StateTrieID(root), db, record)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := tr.PrefetchAccount(block); err != nil {
+					b.Fatal(err)
+				}
+			}
+			// Outside the timed loop: go-ethereum's StateDB asks for a
+			// trie's witness only when it collects one.
+			witness := len(tr.Witness())
+			// A block's 2,000 paths in a trie of 100,000 accounts take
+			// several nodes each below the shared top levels.
+			if want := 0; !record && witness != want {
+				b.Fatalf("%d witness nodes without recording, want %d", witness, want)
+			}
+			if record && witness < loads {
+				b.Fatalf("%d witness nodes for %d accounts' paths", witness, loads)
+			}
+		})
+	}
+}
