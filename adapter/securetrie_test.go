@@ -215,3 +215,36 @@ func compareIterators(t *testing.T, ours *SecureTrie, theirs *trie.StateTrie) {
 		t.Fatalf("after %d nodes: %v, go-ethereum %v", n, got.Error(), want.Error())
 	}
 }
+
+// TestSecureTriePrefetchWitness prefetches a block's accounts, which
+// SecureTrie loads on several goroutines (run it with -race and -cpu 2 or
+// more), and compares the witness with go-ethereum's StateTrie's after the
+// same prefetch and reads: every node read, by path.
+func TestSecureTriePrefetchWitness(t *testing.T) {
+	db, root, block := accountsState(t, 20000, 1000)
+	ours, err := OpenSecureTrie(trie.StateTrieID(root), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := trie.NewStateTrie(trie.StateTrieID(root), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ours.PrefetchAccount(block); err != nil {
+		t.Fatal(err)
+	}
+	if err := theirs.PrefetchAccount(block); err != nil {
+		t.Fatal(err)
+	}
+	for _, address := range block[:10] {
+		got, err := ours.GetAccount(address)
+		want, werr := theirs.GetAccount(address)
+		if err != nil || werr != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("GetAccount %x: %v, %v; go-ethereum %v, %v", address, got, err, want, werr)
+		}
+	}
+	got, want := ours.Witness(), theirs.Witness()
+	if len(want) < len(block) || !maps.EqualFunc(got, want, bytes.Equal) {
+		t.Fatalf("a witness of %d nodes, go-ethereum's %d", len(got), len(want))
+	}
+}
