@@ -14,10 +14,11 @@ import (
 //
 // The reads are logged, not put in a map by path: go-ethereum's StateDB asks
 // for a trie's witness only when it collects one, while every load is
-// recorded, so a load costs an append to two slices (the path into a shared
-// buffer), and the map is built when witness asks for it. A map insert with
-// its key's allocation cost a load about as much as the rest of the load
-// from go-ethereum's in-memory trie database (BenchmarkSecureTrieLoads).
+// recorded, so a load costs an append to two slices (the path into its
+// shard's buffer), and the map is built when witness asks for it. A map
+// insert with its key's allocation cost a load about half as much again as
+// the load itself from go-ethereum's in-memory trie database
+// (BenchmarkSecureTrieLoads).
 //
 // The trie's Prefetch and UpdateBatch read from several goroutines at once,
 // each walking its own subtrees, so the log is kept in one shard per first
