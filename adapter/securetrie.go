@@ -35,7 +35,9 @@ var errNoTrieDatabase = errors.New("adapter: node iterator of a trie that is not
 // is what the tries of NewStateDatabase are.
 //
 // Beyond go-ethereum's StateTrie, a SecureTrie stays usable after Commit,
-// on top of what it committed. Unlike it, its NodeIterator serves only a
+// on top of what it committed, while the trie database still serves the
+// state it was opened at (see StateTrie.Commit). Unlike it, its
+// NodeIterator serves only a
 // trie unchanged since it was opened (ErrTrieChanged otherwise), and
 // go-ethereum cannot copy it: StateDB.Copy panics on a StateDB whose tries
 // are SecureTries (see NewStateDatabase).
@@ -312,7 +314,8 @@ func (s *SecureTrie) Hash() common.Hash { return s.trie.Hash() }
 // last Commit go to the trie database, where it records them.
 //
 // Unlike go-ethereum's, the trie stays usable, on top of what it
-// committed.
+// committed, while the trie database serves the state it was opened at
+// (see StateTrie.Commit).
 func (s *SecureTrie) Commit(collectLeaf bool) (common.Hash, *trienode.NodeSet) {
 	if len(s.secKeyCache) > 0 {
 		s.preimages.InsertPreimage(s.secKeyCache)

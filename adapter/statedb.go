@@ -17,15 +17,19 @@ import (
 //	sdb := adapter.NewStateDatabase(state.NewMPTDatabase(tdb, codedb).WithSnapshot(snaps))
 //	statedb, err := state.New(parentRoot, sdb)
 //
-// The roots, node sets, witnesses and errors are go-ethereum's, byte for
-// byte. A database that opens no Merkle tries is returned unchanged: a
+// The roots, node sets and witnesses are go-ethereum's, byte for byte, and
+// a node the trie database lacks is an error that errors.As finds a
+// *trie.MissingNodeError in, as go-ethereum's is (the message is
+// keccakroot's). A storage slot whose stored value is not an RLP string is
+// an error, where go-ethereum returns the content of whatever it finds. A
+// database that opens no Merkle tries is returned unchanged: a
 // binary-trie (UBT) database, go-ethereum's HistoricDB, a database this
 // function returned, and nil.
 //
 // What a client loses: go-ethereum's StateDB.Copy knows only go-ethereum's
-// own trie types and panics on a StateDB that has opened a SecureTrie,
-// which it does from the first IntermediateRoot, Commit or prefetch on.
-// Copies made before that work (the tries are opened anew from the
+// own trie types and panics on a StateDB whose account trie is a
+// SecureTrie, which it is from the first IntermediateRoot (Commit calls it)
+// on. Copies made before that work (the tries are opened anew from the
 // database). go-ethereum copies state for its miner's pending block,
 // transaction tracing (debug_trace*), gas estimation and the transaction
 // pool's nonce tracker: keep those on go-ethereum's own database, as
@@ -66,7 +70,7 @@ func (d *StateDatabase) OpenTrie(root common.Hash) (state.Trie, error) {
 // state stateRoot. The account trie is unused, as in go-ethereum's Merkle
 // database.
 func (d *StateDatabase) OpenStorageTrie(stateRoot common.Hash, address common.Address, root common.Hash, _ state.Trie) (state.Trie, error) {
-	t, err := openStorageTrie(stateRoot, address, root, d.TrieDB())
+	t, err := openStorageTrie(stateRoot, address, root, d.TrieDB(), true)
 	if err != nil {
 		return nil, err
 	}

@@ -31,7 +31,8 @@ var ErrNoAccount = errors.New("adapter: no account at this address")
 //
 // Deleting an account drops the changes to its storage made here. As with
 // go-ethereum's StateDB, removing the stored storage nodes of a destroyed
-// account is up to the caller.
+// account is up to the caller. A StateTrie makes no witness: its tries do
+// not record the nodes they read.
 //
 // A StateTrie is not safe for concurrent use.
 type StateTrie struct {
@@ -49,7 +50,8 @@ type storageTrie struct {
 
 // OpenStateTrie opens the state with the given root in db.
 func OpenStateTrie(stateRoot common.Hash, db database.NodeDatabase) (*StateTrie, error) {
-	accounts, err := OpenSecureTrie(trie.StateTrieID(stateRoot), db)
+	// A StateTrie makes no witness: its tries do not record what they read.
+	accounts, err := openSecureTrie(triehash.Options{}, trie.StateTrieID(stateRoot), db, false)
 	if err != nil {
 		return nil, err
 	}
@@ -63,9 +65,18 @@ func (s *StateTrie) GetAccount(addr common.Address) (*types.StateAccount, error)
 
 // UpdateAccount stores acc at addr. codeLen is unused, as in go-ethereum's
 // Merkle StateTrie. If this StateTrie changes the account's storage, the
-// root it computes replaces acc.Root at the next Hash or Commit.
+// root it computes replaces acc.Root at the next Hash or Commit. Otherwise
+// acc.Root is the account's storage from now on: a storage trie opened
+// here at another root (by a read) is dropped, and the next read opens the
+// one at acc.Root.
 func (s *StateTrie) UpdateAccount(addr common.Address, acc *types.StateAccount, codeLen int) error {
-	return s.accounts.UpdateAccount(addr, acc, codeLen)
+	if err := s.accounts.UpdateAccount(addr, acc, codeLen); err != nil {
+		return err
+	}
+	if st, ok := s.storages[addr]; ok && !st.changed && st.Hash() != acc.Root {
+		delete(s.storages, addr)
+	}
+	return nil
 }
 
 // DeleteAccount removes the account at addr, and the changes to its
@@ -122,7 +133,7 @@ func (s *StateTrie) storage(addr common.Address) (*storageTrie, error) {
 	if err != nil || acc == nil {
 		return nil, err
 	}
-	t, err := openStorageTrie(s.stateRoot, addr, acc.Root, s.db)
+	t, err := openStorageTrie(s.stateRoot, addr, acc.Root, s.db, false)
 	if err != nil {
 		return nil, err
 	}
@@ -132,10 +143,11 @@ func (s *StateTrie) storage(addr common.Address) (*storageTrie, error) {
 }
 
 // openStorageTrie opens the storage trie of address, with root, in the
-// state stateRoot. Storage tries hash on one goroutine each: StateDB and
-// StateTrie hash several of them in parallel.
-func openStorageTrie(stateRoot common.Hash, address common.Address, root common.Hash, db database.NodeDatabase) (*SecureTrie, error) {
-	return openSecureTrie(triehash.Options{Workers: 1}, storageTrieID(stateRoot, address, root), db, true)
+// state stateRoot; with record, it keeps the nodes it reads for Witness.
+// Storage tries hash on one goroutine each: StateDB and StateTrie hash
+// several of them in parallel.
+func openStorageTrie(stateRoot common.Hash, address common.Address, root common.Hash, db database.NodeDatabase, record bool) (*SecureTrie, error) {
+	return openSecureTrie(triehash.Options{Workers: 1}, storageTrieID(stateRoot, address, root), db, record)
 }
 
 // storageTrieID names the storage trie of address, with root, in the state
@@ -196,8 +208,20 @@ func (s *StateTrie) writeStorageRoots() error {
 
 // Commit hashes the state as Hash does and returns its root and every
 // change to store, storage tries and account trie, as the node set that
-// triedb.Database.Update takes. The StateTrie stays usable for the next
-// block, on top of the committed state.
+// triedb.Database.Update takes. The account trie's set holds its changed
+// leaves, as go-ethereum's StateDB commits it: the hash scheme's
+// database links each account's storage trie to the account's node
+// through them, and without the link its Commit to disk would leave the
+// storage tries behind.
+//
+// The StateTrie stays usable for the next block, on top of the committed
+// state, while the trie database still serves the state it was opened at:
+// the nodes it has not loaded yet are read from there. go-ethereum's path
+// scheme stops serving a state once its layer is flattened into the disk
+// layer (by the database's Commit, or once 128 layers lie above it), and a read
+// then fails with an error naming the node. To go on past that point, open
+// a new StateTrie at the committed root once the node set is stored, as
+// go-ethereum's StateDB does after each Commit.
 func (s *StateTrie) Commit() (common.Hash, *trienode.MergedNodeSet, error) {
 	if err := s.writeStorageRoots(); err != nil {
 		return common.Hash{}, nil, err
@@ -210,7 +234,7 @@ func (s *StateTrie) Commit() (common.Hash, *trienode.MergedNodeSet, error) {
 			}
 		}
 	}
-	root, set := s.accounts.Commit(false)
+	root, set := s.accounts.Commit(true)
 	if set != nil {
 		if err := merged.Merge(set); err != nil {
 			return common.Hash{}, nil, err

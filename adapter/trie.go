@@ -55,7 +55,9 @@ func (r nodeReader) Node(path []byte, hash [32]byte) ([]byte, error) {
 // triedb.Database.Update takes (within a trienode.MergedNodeSet): the same
 // nodes, deletions and origins as go-ethereum's trie.Trie.Commit(false),
 // nil when nothing changed. owner is the zero hash for the account trie and
-// the hashed address for a storage trie. t stays usable.
+// the hashed address for a storage trie. t stays usable, on top of what it
+// committed, while its source serves the nodes it has not loaded yet (see
+// StateTrie.Commit for go-ethereum's path scheme).
 func CommitTrie(t *triehash.Trie, owner common.Hash) (common.Hash, *trienode.NodeSet, error) {
 	if t == nil {
 		return common.Hash{}, nil, nilArgument("trie")

@@ -150,6 +150,9 @@ func commitBoth(t testing.TB, block uint64, ours *StateTrie, theirs *gethState) 
 		if err := sameNodeSet(nodes.Sets[owner], want); err != nil {
 			t.Fatalf("block %d, trie of owner %x: %v", block, owner, err)
 		}
+		if err := sameLeaves(nodes.Sets[owner], want); err != nil {
+			t.Fatalf("block %d, trie of owner %x: %v", block, owner, err)
+		}
 	}
 	if len(nodes.Sets) != len(wantNodes.Sets) {
 		t.Fatalf("block %d: %d node sets, go-ethereum %d", block, len(nodes.Sets), len(wantNodes.Sets))
@@ -188,7 +191,7 @@ func sameNodeSet(got, want *trienode.NodeSet) error {
 
 // gethState applies account and storage changes as go-ethereum's StateDB
 // does: storage tries first, their roots into the accounts, then the
-// account trie.
+// account trie, committed with its leaves.
 type gethState struct {
 	t        *testing.T
 	db       *triedb.Database
@@ -236,7 +239,7 @@ func (g *gethState) commit() (common.Hash, *trienode.MergedNodeSet) {
 			g.t.Fatal(err)
 		}
 	}
-	root, set := g.accounts.Commit(false)
+	root, set := g.accounts.Commit(true)
 	if set != nil {
 		if err := merged.Merge(set); err != nil {
 			g.t.Fatal(err)
@@ -257,12 +260,15 @@ func randAccount(r *rand.Rand) *types.StateAccount {
 // TestStateTrie changes accounts and their storage over three blocks with
 // StateTrie and with go-ethereum's StateTrie and storage tries, for both
 // database schemes: the roots and the merged node sets must be the same,
-// and go-ethereum reads every account and slot back from the database.
+// and go-ethereum reads every account and slot back from the database, and
+// again once the trie database has written the last state to disk, through
+// a trie database opened anew on that disk.
 func TestStateTrie(t *testing.T) {
 	for _, scheme := range schemes {
 		t.Run(scheme.name, func(t *testing.T) {
 			r := newRand(t)
-			db := triedb.NewDatabase(rawdb.NewMemoryDatabase(), scheme.config)
+			disk := rawdb.NewMemoryDatabase()
+			db := triedb.NewDatabase(disk, scheme.config)
 			root := types.EmptyRootHash
 			var addrs []common.Address
 			slots := map[common.Address]map[common.Hash][]byte{}
@@ -331,8 +337,79 @@ func TestStateTrie(t *testing.T) {
 				reread := newGethState(t, db, root)
 				checkSlots(t, block, slots, reread, ours)
 			}
+			// On disk, the hash scheme keeps the storage tries that the
+			// account trie's leaves link to its nodes.
+			if err := db.Commit(root, false); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			fresh := triedb.NewDatabase(disk, scheme.config)
+			reopened, err := OpenStateTrie(root, fresh)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSlots(t, 4, slots, newGethState(t, fresh, root), reopened)
 			if err := ours.UpdateStorage(randAddress(r), []byte{1}, []byte{1}); err == nil {
 				t.Fatal("UpdateStorage of an account that does not exist succeeded")
+			}
+		})
+	}
+}
+
+// TestStateTrieAccountRootReplaced reads a slot, which opens the account's
+// storage trie, then stores the account with another storage root (that of
+// an empty storage, as a re-created account has): the slot reads as empty
+// from then on, and the state root is that of the account with no storage.
+func TestStateTrieAccountRootReplaced(t *testing.T) {
+	for _, scheme := range schemes {
+		t.Run(scheme.name, func(t *testing.T) {
+			db := triedb.NewDatabase(rawdb.NewMemoryDatabase(), scheme.config)
+			addr, slot := common.Address{7}, common.Hash{1}
+			acc := &types.StateAccount{Nonce: 1, Balance: uint256.NewInt(5), Root: types.EmptyRootHash, CodeHash: types.EmptyCodeHash.Bytes()}
+			st, err := OpenStateTrie(types.EmptyRootHash, db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := st.UpdateAccount(addr, acc, 0); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.UpdateStorage(addr, slot[:], []byte{9}); err != nil {
+				t.Fatal(err)
+			}
+			root, nodes, err := st.Commit()
+			if err != nil {
+				t.Fatal(err)
+			}
+			updateDB(t, db, root, types.EmptyRootHash, 1, nodes)
+
+			st, err = OpenStateTrie(root, db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v, err := st.GetStorage(addr, slot[:]); err != nil || !bytes.Equal(v, []byte{9}) {
+				t.Fatalf("GetStorage = %x, %v; want 09", v, err)
+			}
+			if err := st.UpdateAccount(addr, acc, 0); err != nil { // acc.Root: the empty storage
+				t.Fatal(err)
+			}
+			if v, err := st.GetStorage(addr, slot[:]); err != nil || v != nil {
+				t.Fatalf("GetStorage after the account's storage root was replaced = %x, %v; want nothing", v, err)
+			}
+			got, err := st.Hash()
+			if err != nil {
+				t.Fatal(err)
+			}
+			bare, err := OpenStateTrie(types.EmptyRootHash, db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := bare.UpdateAccount(addr, acc, 0); err != nil {
+				t.Fatal(err)
+			}
+			if want, err := bare.Hash(); err != nil || got != want {
+				t.Fatalf("state root %x, want %x (%v)", got, want, err)
 			}
 		})
 	}
