@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/types/bal"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethdb"
 	"github.com/ethereum/go-ethereum/triedb"
 	"github.com/holiman/uint256"
 )
@@ -50,7 +52,12 @@ func fuzzSlot(i int) common.Hash {
 // go-ethereum's StateDB into an in-memory hash-scheme trie database, which
 // both sides then only read.
 var fuzzAccessListState = sync.OnceValues(func() (*fuzzState, error) {
-	disk := rawdb.NewMemoryDatabase()
+	return newFuzzState(rawdb.NewMemoryDatabase())
+})
+
+// newFuzzState builds FuzzAccessListStateRoot's state on disk, stored
+// there by a hash-scheme trie database, which it returns.
+func newFuzzState(disk ethdb.Database) (*fuzzState, error) {
 	tdb := triedb.NewDatabase(disk, triedb.HashDefaults)
 	sdb := state.NewDatabase(tdb, state.NewCodeDB(disk))
 	statedb, err := state.New(types.EmptyRootHash, sdb)
@@ -78,7 +85,7 @@ var fuzzAccessListState = sync.OnceValues(func() (*fuzzState, error) {
 		return nil, err
 	}
 	return &fuzzState{root: root, tdb: tdb, sdb: sdb}, nil
-})
+}
 
 // fuzzAccessList reads an access list over fuzzState from data, four bytes
 // a change: the account (one of the state's, or a fresh address), the kind
@@ -162,4 +169,73 @@ func FuzzAccessListStateRoot(f *testing.F) {
 			t.Fatalf("root %x, go-ethereum's %x", got, want)
 		}
 	})
+}
+
+// TestAccessListCommitPreimages applies access lists to
+// FuzzAccessListStateRoot's state, stored without preimages, with
+// AccessListCommit and with go-ethereum's ApplyBlockAccessList and Commit,
+// each on a trie database of its own that records preimages: afterwards
+// the same addresses and slot keys of each list have their preimages.
+func TestAccessListCommitPreimages(t *testing.T) {
+	withPreimages := &triedb.Config{Preimages: true, HashDB: triedb.HashDefaults.HashDB}
+	open := func() (*triedb.Database, ethdb.Database, common.Hash) {
+		disk := rawdb.NewMemoryDatabase()
+		fs, err := newFuzzState(disk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fs.tdb.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return triedb.NewDatabase(disk, withPreimages), disk, fs.root
+	}
+	inputs := [][]byte{
+		{0, 0, 7, 1, 50, 0, 3, 0, 3, 3, 1, 9, 3, 8, 30, 0},   // balances, a fresh account, slots
+		{52, 3, 1, 5, 52, 0, 1, 0, 60, 2, 1, 3, 60, 0, 2, 0}, // fresh: a slot write, balances, a code
+		{6, 3, 2, 9, 6, 8, 2, 0, 6, 13, 2, 4, 12, 0, 0, 0},   // one slot written, cleared, written; an account zeroed
+		{9, 3, 0, 0, 9, 3, 30, 7, 21, 3, 5, 0, 21, 0, 1, 0},  // a slot cleared, a slot added, a balance
+	}
+	for n, data := range inputs {
+		list := fuzzAccessList(data)
+		ours, _, parent := open()
+		root, nodes, err := AccessListCommit(parent, list, ours)
+		if err != nil {
+			t.Fatalf("list %d: %v", n, err)
+		}
+		if err := ours.Update(root, parent, 1, nodes, triedb.NewStateSet()); err != nil {
+			t.Fatal(err)
+		}
+		theirs, disk, _ := open()
+		statedb, err := state.New(parent, state.NewDatabase(theirs, state.NewCodeDB(disk)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := statedb.ApplyBlockAccessList(list); err != nil {
+			t.Fatal(err)
+		}
+		if want, err := statedb.Commit(benchRules, 1); err != nil || want != root {
+			t.Fatalf("list %d: root %x, go-ethereum %x (%v)", n, root, want, err)
+		}
+		recorded := 0
+		check := func(what string, key []byte) {
+			h := crypto.Keccak256Hash(key)
+			got, want := ours.Preimage(h), theirs.Preimage(h)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("list %d, %s %x: preimage %x, go-ethereum's %x", n, what, key, got, want)
+			}
+			if want != nil {
+				recorded++
+			}
+		}
+		for _, access := range *list {
+			check("address", access.Address[:])
+			for _, slot := range access.StorageChanges {
+				key := slot.Slot.Bytes32()
+				check("slot", key[:])
+			}
+		}
+		if recorded == 0 {
+			t.Fatalf("list %d: no preimage recorded on either side", n)
+		}
+	}
 }

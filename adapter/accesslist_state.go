@@ -148,6 +148,14 @@ func applyAccessList(parentRoot common.Hash, list *bal.BlockAccessList, db datab
 	if !commit {
 		return accounts.Hash(), nil, nil
 	}
+	// The addresses' preimages, for a trie database that records them, as
+	// go-ethereum's account trie keeps them: the slots' went with their
+	// storage tries' changes.
+	addresses := make([][]byte, len(changes))
+	for i := range changes {
+		addresses[i] = changes[i].access.Address[:]
+	}
+	accounts.notePreimages(addresses, keys, values)
 	root, set := accounts.Commit(true)
 	if set != nil {
 		if err := merged.Merge(set); err != nil {

@@ -70,18 +70,32 @@ func (s *SecureTrie) UpdateStorageBatch(address common.Address, keys [][]byte, v
 	return s.updateBatch(keys, encodeStorageValues(values))
 }
 
-// updateBatch stores values[i] under the hash of keys[i], in order.
+// updateBatch stores values[i] under the hash of keys[i], in order; an
+// empty value deletes the key.
 func (s *SecureTrie) updateBatch(keys, values [][]byte) error {
 	hashed := hashKeys(keys)
 	// Past the length check a batch fails only part way, with the changes
 	// before the failure applied: the trie has changed either way.
 	s.changed = s.changed || len(keys) > 0
-	if s.preimages != nil {
-		for i, key := range keys {
+	s.notePreimages(keys, hashed, values)
+	return s.missing(s.trie.UpdateBatch(hashed, values))
+}
+
+// notePreimages keeps for the next Commit, where the trie database records
+// preimages, the key of each hashed[i] that values[i] stores, and forgets
+// the keys the empty values delete, as go-ethereum's StateTrie does key by
+// key.
+func (s *SecureTrie) notePreimages(keys, hashed, values [][]byte) {
+	if s.preimages == nil {
+		return
+	}
+	for i, key := range keys {
+		if len(values[i]) == 0 {
+			delete(s.secKeyCache, common.Hash(hashed[i]))
+		} else {
 			s.secKeyCache[common.Hash(hashed[i])] = common.CopyBytes(key)
 		}
 	}
-	return s.missing(s.trie.UpdateBatch(hashed, values))
 }
 
 // encodeStorageValues returns each value as its RLP string, as a storage
