@@ -381,8 +381,15 @@ func (s *SecureTrie) NodeIterator(start []byte) (trie.NodeIterator, error) {
 }
 
 // Prove writes the proof of key (already hashed, as go-ethereum's
-// StateTrie.Prove takes it) into proofDb, each node under its hash.
+// StateTrie.Prove takes it) into proofDb, each node under its hash. The
+// nodes it loads are not kept, in the trie or for Witness, as go-ethereum
+// keeps them in neither.
 func (s *SecureTrie) Prove(key []byte, proofDb ethdb.KeyValueWriter) error {
+	// As in go-ethereum, the nodes a proof loads stay out of the witness
+	// and out of the trie (see triehash.Trie.Prove): a later read of
+	// them loads and records them.
+	s.reads.proving.Store(true)
+	defer s.reads.proving.Store(false)
 	return s.missing(Prove(s.trie, key, proofDb))
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethdb/memorydb"
 	"github.com/ethereum/go-ethereum/trie"
 	"github.com/ethereum/go-ethereum/trie/trienode"
 	"github.com/ethereum/go-ethereum/triedb"
@@ -36,6 +37,8 @@ const fuzzTrieKeys = 32
 //	5 compare the witnesses: the nodes each trie read, by path
 //	6 commit, with the leaves: the same root and node set, written to the
 //	  trie database, and both tries opened anew at the new root
+//	7 prove the key: the same proof (the nodes it loads stay out of both
+//	  witnesses)
 //
 // At the end both tries are committed and compared once more.
 func FuzzSecureTrie(f *testing.F) {
@@ -43,6 +46,8 @@ func FuzzSecureTrie(f *testing.F) {
 	f.Add([]byte("\x01\x03\x41\x01\x99\x02\x62\x05\x04\x06\x03\x05\x12\x31\x20\x06\x05"))
 	f.Add([]byte("\x02\x01\x33\x01\x44\x02\x12\x00\x03\x03\x05\x06\x21\x07\x06\x05\x04"))
 	f.Add([]byte("\x03\x02\x01\x22\x00\x12\x23\x00\x32\x24\x00\x05\x06\x00\x20\x05\x06"))
+	f.Add([]byte("\x00\x11\x07\x29\x03\x06\x0f\x05\x4f\x05\x08\x05")) // proofs after a commit, then a read
+	f.Add([]byte("\x03\x11\x07\x29\x03\x06\x1f\x05\x67\x18\x05\x04")) // the same in a storage trie, path scheme
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) == 0 {
 			return
@@ -87,6 +92,8 @@ func FuzzSecureTrie(f *testing.F) {
 				tries.sameWitness()
 			case 6:
 				tries.commit()
+			case 7:
+				tries.prove(key)
 			}
 		}
 		tries.commit()
@@ -199,6 +206,22 @@ func (f *fuzzTries) sameWitness() {
 	got, want := f.ours.Witness(), f.theirs.Witness()
 	if !maps.EqualFunc(got, want, bytes.Equal) {
 		f.t.Fatalf("a witness of %d nodes, go-ethereum's %d", len(got), len(want))
+	}
+}
+
+// prove compares the proofs of key's hash, an empty one included.
+func (f *fuzzTries) prove(key common.Address) {
+	got, want := memorydb.New(), memorydb.New()
+	err, werr := f.ours.Prove(Keccak256(key[:]), got), f.theirs.Prove(Keccak256(key[:]), want)
+	if (err == nil) != (werr == nil) || got.Len() != want.Len() {
+		f.t.Fatalf("Prove %x: %d nodes, %v; go-ethereum %d nodes, %v", key, got.Len(), err, want.Len(), werr)
+	}
+	it := want.NewIterator(nil, nil)
+	defer it.Release()
+	for it.Next() {
+		if blob, _ := got.Get(it.Key()); !bytes.Equal(blob, it.Value()) {
+			f.t.Fatalf("Prove %x: the proof lacks node %x", key, it.Key())
+		}
 	}
 }
 

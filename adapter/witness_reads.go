@@ -28,6 +28,9 @@ import (
 type readRecorder struct {
 	src    triehash.NodeSource
 	shards [17]atomic.Pointer[readLog] // by the path's first nibble; the root's last
+	// proving is set while Prove reads: a proof's nodes are not the
+	// trie's reads, as go-ethereum's Prove does not track them.
+	proving atomic.Bool
 }
 
 // readLog is the log of one shard of a readRecorder.
@@ -46,7 +49,7 @@ type recordedRead struct {
 
 func (r *readRecorder) Node(path []byte, hash [32]byte) ([]byte, error) {
 	blob, err := r.src.Node(path, hash)
-	if err != nil || len(blob) == 0 {
+	if err != nil || len(blob) == 0 || r.proving.Load() {
 		return blob, err
 	}
 	shard := r.shard(path)

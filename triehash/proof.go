@@ -28,6 +28,11 @@ var (
 // order, as eth_getProof lists them and go-ethereum's Trie.Prove writes
 // them. For a key that is not in the trie, the nodes prove its absence.
 // An empty trie has an empty proof.
+//
+// The nodes it loads from the source are not kept in the trie, as
+// go-ethereum's Prove does not keep them: proofs served from a trie that
+// lives long, one per request, would otherwise load the whole trie into
+// memory over time. A Get or change of the key later loads them again.
 func (t *Trie) Prove(key []byte) ([][]byte, error) {
 	if err := checkKey(key); err != nil {
 		return nil, err
@@ -35,25 +40,25 @@ func (t *Trie) Prove(key []byte) ([][]byte, error) {
 	t.Hash()
 	k := keyNibbles(key)
 	var path []node
-	slot, pos := &t.root, 0
+	n, pos := t.root, 0
 walk:
-	for pos < len(k) && *slot != nil {
-		switch n := (*slot).(type) {
+	for pos < len(k) && n != nil {
+		switch nn := n.(type) {
 		case *shortNode:
-			path = append(path, n)
-			if !bytes.HasPrefix(k[pos:], n.key) {
+			path = append(path, nn)
+			if !bytes.HasPrefix(k[pos:], nn.key) {
 				break walk
 			}
-			slot, pos = &n.val, pos+len(n.key)
+			n, pos = nn.val, pos+len(nn.key)
 		case *fullNode:
-			path = append(path, n)
-			slot, pos = &n.children[k[pos]], pos+1
+			path = append(path, nn)
+			n, pos = nn.children[k[pos]], pos+1
 		case *hashNode:
-			loaded, err := t.loadPath(n, k, pos)
+			loaded, err := t.loadPath(nn, k, pos)
 			if err != nil {
 				return nil, err
 			}
-			*slot = loaded
+			n = loaded
 		default:
 			break walk
 		}

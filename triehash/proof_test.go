@@ -53,11 +53,12 @@ type provenTrie struct {
 	geth         *trie.Trie
 	ours         *Trie
 	root         [32]byte
+	store        *pathStore // what both read the trie's nodes from
 }
 
 func newProvenTrie(t testing.TB, rng *rand.Rand, kind keyKind, n int) *provenTrie {
 	store := newPathStore()
-	p := &provenTrie{keys: kind.make(rng, n)}
+	p := &provenTrie{keys: kind.make(rng, n), store: store}
 	for range p.keys {
 		p.values = append(p.values, randomValue(rng, 40))
 	}
@@ -102,6 +103,34 @@ func TestProveMatchesGeth(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestProveKeepsNoNodes: as go-ethereum's, Prove leaves the nodes it
+// loads out of the trie, so that serving proofs does not fill it: proving
+// a key again reads its nodes from the source again, and so does a Get.
+func TestProveKeepsNoNodes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	p := newProvenTrie(t, rng, keyKinds[0], 500)
+	reads := func(f func() error) int64 {
+		t.Helper()
+		before := p.store.reads.Load()
+		if err := f(); err != nil {
+			t.Fatal(err)
+		}
+		return p.store.reads.Load() - before
+	}
+	key := p.keys[0]
+	prove := func() error { _, err := p.ours.Prove(key); return err }
+	first := reads(prove)
+	if first == 0 {
+		t.Fatal("Prove read no node from the source")
+	}
+	if again := reads(prove); again != first {
+		t.Fatalf("Prove again read %d nodes, the first %d", again, first)
+	}
+	if get := reads(func() error { _, err := p.ours.Get(key); return err }); get != first {
+		t.Fatalf("Get after Prove read %d nodes, Prove %d", get, first)
 	}
 }
 
