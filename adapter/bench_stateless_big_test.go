@@ -120,10 +120,7 @@ func (s *statelessSplit) geth(ctx context.Context, config *params.ChainConfig, b
 	if err != nil {
 		return common.Hash{}, common.Hash{}, err
 	}
-	chain := &witnessState{config: config, engine: beacon.New(ethash.NewFaker()), headers: map[common.Hash]*types.Header{}}
-	for _, h := range witness.Headers {
-		chain.headers[h.Hash()] = h
-	}
+	chain := newWitnessChain(config, witness)
 	loaded := time.Now()
 	res, err := core.NewStateProcessor(chain).Process(ctx, block, statedb, nil, nil, vm.Config{}, nil)
 	if err == nil {

@@ -66,10 +66,12 @@
 //
 // # Stateless verification
 //
-// ExecuteStateless verifies a block from its execution witness, as
+// ExecuteStateless executes a block on its execution witness, as
 // core.ExecuteStateless does, with the state served by keccakroot's tries
-// straight from the witness's nodes; DecodeWitness reads a witness in either
-// wire form. AccessListStateRoot computes an Amsterdam block's post-state
+// straight from the witness's nodes; VerifyStateless adds every check
+// go-ethereum's import makes (the parent, the header, the body with
+// ValidateBody, the requests and access list); DecodeWitness reads a
+// witness in either wire form. AccessListStateRoot computes an Amsterdam block's post-state
 // root from its block access list and its parent's state, without
 // execution, and AccessListCommit the node set with it; WitnessNodes serves
 // a witness's nodes to it, CachedNodeDatabase a trie database's through a

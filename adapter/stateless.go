@@ -45,25 +45,111 @@ var ErrWitness = errors.New("adapter: execution witness")
 // StateDB records the missing node as its error, reads an empty value,
 // which here is the right one, and accepts the block, since neither its
 // processing nor its ValidateState looks at that error. ExecuteStateless
-// refuses the witness: it does not prove what the block read.
+// refuses the witness: it does not prove what the block read. And a London
+// header without a base fee is an error where go-ethereum's EVM panics.
+//
+// Like go-ethereum's, it trusts the caller for the rest: the pre-state is
+// that of the witness's first header (the highest-numbered one), whether or
+// not that header is the block's parent, and nothing checks the header
+// against its parent, the body against the header, or the requests and
+// block access list the execution yields. VerifyStateless does all of it.
 func ExecuteStateless(ctx context.Context, config *params.ChainConfig, vmConfig vm.Config, block *types.Block, witness *stateless.Witness) (stateRoot, receiptRoot common.Hash, err error) {
-	switch {
-	case config == nil:
-		return common.Hash{}, common.Hash{}, nilArgument("chain config")
-	case block == nil:
-		return common.Hash{}, common.Hash{}, nilArgument("block")
-	case witness == nil:
-		return common.Hash{}, common.Hash{}, nilArgument("witness")
-	}
-	run, err := loadStateless(config, witness)
-	if err != nil {
-		return common.Hash{}, common.Hash{}, err
-	}
-	res, err := run.execute(ctx, block, vmConfig)
+	run, res, err := executeStateless(ctx, config, vmConfig, block, witness)
 	if err != nil {
 		return common.Hash{}, common.Hash{}, err
 	}
 	return run.roots(block, res)
+}
+
+// VerifyStateless verifies block from its execution witness as go-ethereum
+// verifies a block it imports, with the witness in place of the chain and
+// its state: first CheckWitnessBlock's checks, then the block executed as
+// ExecuteStateless executes it, with the gas used, the bloom, the receipts
+// root, the requests hash, the block access list and the state root checked
+// against the header (go-ethereum's BlockValidator.ValidateState). It
+// returns the state and receipts roots computed, also when a check fails
+// after they are (the error naming the field and both values); a block
+// that passes has the header's.
+func VerifyStateless(ctx context.Context, config *params.ChainConfig, vmConfig vm.Config, block *types.Block, witness *stateless.Witness) (stateRoot, receiptRoot common.Hash, err error) {
+	if err := CheckWitnessBlock(config, block, witness); err != nil {
+		return common.Hash{}, common.Hash{}, err
+	}
+	run, res, err := executeStateless(ctx, config, vmConfig, block, witness)
+	if err != nil {
+		return common.Hash{}, common.Hash{}, err
+	}
+	if stateRoot, receiptRoot, err = run.roots(block, res); err != nil {
+		return common.Hash{}, common.Hash{}, err
+	}
+	// The roots again (hashed already, they cost little), the requests and
+	// the access list, as an import checks them.
+	if err := core.NewBlockValidator(config, nil).ValidateState(block, run.statedb, res, false); err != nil {
+		return stateRoot, receiptRoot, fmt.Errorf("block %d: %w", block.NumberU64(), err)
+	}
+	return stateRoot, receiptRoot, nil
+}
+
+// CheckWitnessBlock makes the checks of a block that go-ethereum's import
+// makes before executing it, with the witness's headers in place of the
+// chain: the witness's first header must be the block's parent (so that
+// the block runs on its parent's state, which ExecuteStateless does not
+// check), the header is checked against it by go-ethereum's consensus
+// engine (number, time, gas limit, base fee, the fork's fields), and the
+// body against the header (ValidateBody). A witness whose first header is
+// not the parent is an ErrWitness.
+func CheckWitnessBlock(config *params.ChainConfig, block *types.Block, witness *stateless.Witness) error {
+	switch {
+	case config == nil:
+		return nilArgument("chain config")
+	case block == nil:
+		return nilArgument("block")
+	case witness == nil:
+		return nilArgument("witness")
+	case len(witness.Headers) == 0 || witness.Headers[0] == nil:
+		return fmt.Errorf("%w: no parent header", ErrWitness)
+	}
+	parent := witness.Headers[0]
+	if hash := HeaderHash(parent); hash != block.ParentHash() || parent.Number == nil || parent.Number.Uint64()+1 != block.NumberU64() {
+		return fmt.Errorf("%w: its first header, block %v (%x), is not the parent of block %d (%x)",
+			ErrWitness, parent.Number, hash, block.NumberU64(), block.ParentHash())
+	}
+	chain := newWitnessChain(config, witness)
+	if err := chain.engine.VerifyHeader(chain, block.Header()); err != nil {
+		return fmt.Errorf("block %d: invalid header: %w", block.NumberU64(), err)
+	}
+	return ValidateBody(config, block)
+}
+
+// checkStatelessArgs refuses nil arguments, and a London header without a
+// base fee, which go-ethereum's EVM reads without a check.
+func checkStatelessArgs(config *params.ChainConfig, block *types.Block, witness *stateless.Witness) error {
+	switch {
+	case config == nil:
+		return nilArgument("chain config")
+	case block == nil:
+		return nilArgument("block")
+	case witness == nil:
+		return nilArgument("witness")
+	case config.IsLondon(block.Number()) && block.BaseFee() == nil:
+		return fmt.Errorf("block %d: a London header without a base fee", block.NumberU64())
+	}
+	return nil
+}
+
+// executeStateless is ExecuteStateless up to the roots.
+func executeStateless(ctx context.Context, config *params.ChainConfig, vmConfig vm.Config, block *types.Block, witness *stateless.Witness) (*statelessRun, *core.ProcessResult, error) {
+	if err := checkStatelessArgs(config, block, witness); err != nil {
+		return nil, nil, err
+	}
+	run, err := loadStateless(config, witness)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := run.execute(ctx, block, vmConfig)
+	if err != nil {
+		return nil, nil, err
+	}
+	return run, res, nil
 }
 
 // statelessRun is ExecuteStateless's work in its three phases, which its

@@ -26,12 +26,10 @@ import (
 // StateDB (whose tries are SecureTries over the nodes) and the chain context
 // of its StateProcessor.
 type witnessState struct {
-	config  *params.ChainConfig
-	engine  consensus.Engine
-	root    common.Hash // the parent's state root
-	nodes   triehash.NodeSource
-	codes   map[common.Hash][]byte
-	headers map[common.Hash]*types.Header
+	witnessChain
+	root  common.Hash // the parent's state root
+	nodes triehash.NodeSource
+	codes map[common.Hash][]byte
 
 	mu       sync.Mutex
 	failures []error // what the readers could not find, which they cannot return
@@ -50,8 +48,8 @@ func newWitnessState(config *params.ChainConfig, w *stateless.Witness) (*witness
 		return nil, fmt.Errorf("%w: no parent header", ErrWitness)
 	}
 	ws := &witnessState{
-		config: config, engine: beacon.New(ethash.NewFaker()), root: w.Headers[0].Root,
-		codes: make(map[common.Hash][]byte, len(w.Codes)), headers: make(map[common.Hash]*types.Header, len(w.Headers)),
+		witnessChain: newWitnessChain(config, w), root: w.Headers[0].Root,
+		codes: make(map[common.Hash][]byte, len(w.Codes)),
 	}
 	ws.nodes = witnessSource(w)
 	codes := make([][]byte, 0, len(w.Codes))
@@ -63,12 +61,41 @@ func newWitnessState(config *params.ChainConfig, w *stateless.Witness) (*witness
 	for i, code := range codes {
 		ws.codes[hashes[i]] = code
 	}
+	return ws, nil
+}
+
+// witnessChain is the chain context of a stateless execution: the
+// witness's headers by hash, as go-ethereum's stateless execution serves
+// them (for BLOCKHASH and the parent; none by number or as the head), and
+// go-ethereum's consensus engine.
+type witnessChain struct {
+	config  *params.ChainConfig
+	engine  consensus.Engine
+	headers map[common.Hash]*types.Header
+}
+
+func newWitnessChain(config *params.ChainConfig, w *stateless.Witness) witnessChain {
+	c := witnessChain{config: config, engine: beacon.New(ethash.NewFaker()), headers: make(map[common.Hash]*types.Header, len(w.Headers))}
 	for _, h := range w.Headers {
 		if h != nil {
-			ws.headers[HeaderHash(h)] = h
+			c.headers[HeaderHash(h)] = h
 		}
 	}
-	return ws, nil
+	return c
+}
+
+func (c witnessChain) Config() *params.ChainConfig  { return c.config }
+func (c witnessChain) Engine() consensus.Engine     { return c.engine }
+func (c witnessChain) CurrentHeader() *types.Header { return nil }
+func (c witnessChain) GetHeaderByNumber(uint64) *types.Header {
+	return nil
+}
+func (c witnessChain) GetHeaderByHash(hash common.Hash) *types.Header { return c.headers[hash] }
+func (c witnessChain) GetHeader(hash common.Hash, number uint64) *types.Header {
+	if h := c.headers[hash]; h != nil && h.Number != nil && h.Number.Uint64() == number {
+		return h
+	}
+	return nil
 }
 
 // fail records what a reader could not find.
@@ -153,24 +180,6 @@ func (ws *witnessState) TrieDB() *triedb.Database { return nil }
 
 // Commit is not available: a stateless execution stores nothing.
 func (ws *witnessState) Commit(*state.StateUpdate) error { return errStateless }
-
-// The chain context of the execution: the witness's headers, as
-// go-ethereum's stateless execution serves them (by hash, for BLOCKHASH and
-// the parent; none by number or as the head).
-
-func (ws *witnessState) Config() *params.ChainConfig  { return ws.config }
-func (ws *witnessState) Engine() consensus.Engine     { return ws.engine }
-func (ws *witnessState) CurrentHeader() *types.Header { return nil }
-func (ws *witnessState) GetHeaderByNumber(uint64) *types.Header {
-	return nil
-}
-func (ws *witnessState) GetHeaderByHash(hash common.Hash) *types.Header { return ws.headers[hash] }
-func (ws *witnessState) GetHeader(hash common.Hash, number uint64) *types.Header {
-	if h := ws.headers[hash]; h != nil && h.Number.Uint64() == number {
-		return h
-	}
-	return nil
-}
 
 // witnessReader reads accounts, slots and codes of the witness's state,
 // through tries of its own (StateDB changes its tries; the reader serves

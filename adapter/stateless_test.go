@@ -285,6 +285,11 @@ func FuzzExecuteStateless(f *testing.F) {
 			}
 			return
 		}
+		// VerifyStateless accepts only what passes every check, with the
+		// header's roots, and never panics.
+		if stateRoot, receiptRoot, err := VerifyStateless(context.Background(), l.config, vm.Config{}, block, w); err == nil && (stateRoot != block.Root() || receiptRoot != block.ReceiptHash()) {
+			t.Fatalf("VerifyStateless accepts roots %x, %x; the header has %x, %x", stateRoot, receiptRoot, block.Root(), block.ReceiptHash())
+		}
 		stateRoot, receiptRoot, err := ExecuteStateless(context.Background(), l.config, vm.Config{}, block, w)
 		if err != nil || stateRoot != block.Root() || receiptRoot != block.ReceiptHash() {
 			return
