@@ -29,13 +29,17 @@ Examples:
    zcat chain.rlp.gz | keccakroot replay --json --genesis devnet.json -`,
 		Description: `Streams CHAIN (as 'geth export' writes it: blocks' RLP concatenated, an
 Amsterdam block's access list as a fifth item; gzip is detected by its magic bytes;
-- reads standard input) and executes every block with go-ethereum's StateProcessor
-on a StateDB over adapter.NewStateDatabase, the trie prefetcher on, then validates
-it as go-ethereum's block validator does (gas used, bloom, receipts root, requests,
-block access list, state root) and commits it into a path-scheme trie database, in
-memory or, with --datadir, in go-ethereum's pebble store under DIR. A genesis block
-at the start of the file is checked against the genesis and skipped. Header seals
-and consensus rules other than the state transition are not checked.
+- reads standard input) and checks each block as go-ethereum's import does before
+executing it: its header against its parent's with go-ethereum's consensus engine
+(number, time, gas limit, base fee, the fork's fields), its body against its header
+(transactions, uncles, withdrawals, blobs, an attached block access list's hash).
+Then executes it with go-ethereum's StateProcessor on a StateDB over
+adapter.NewStateDatabase, the trie prefetcher on, validates it as go-ethereum's
+block validator does (gas used, bloom, receipts root, requests, block access list,
+state root) and commits it into a path-scheme trie database, in memory or, with
+--datadir, in go-ethereum's pebble store under DIR. A genesis block at the start of
+the file is checked against the genesis and skipped. Not checked: proof-of-work
+seals, and the headers of uncles against their ancestors.
 
 --geth executes every block on go-ethereum's own state database too and prints both
 times side by side; a state root that differs between them fails the block.
@@ -80,13 +84,16 @@ type replayResult struct {
 
 // replayBad names the first block that failed.
 type replayBad struct {
-	Position int          `json:"position"` // in the file, from 1
-	Offset   int64        `json:"offset"`   // first byte in the (decompressed) stream
-	Number   uint64       `json:"number"`
-	Hash     common.Hash  `json:"hash"`
-	Side     string       `json:"side"` // "keccakroot", "go-ethereum" or "chain"
-	Reason   string       `json:"reason"`
-	Header   *common.Hash `json:"headerStateRoot,omitempty"`
+	Position int         `json:"position"` // in the file, from 1
+	Offset   int64       `json:"offset"`   // first byte in the (decompressed) stream
+	Number   uint64      `json:"number"`
+	Hash     common.Hash `json:"hash"`
+	// Side is "keccakroot" or "go-ethereum" for a block one side refused,
+	// "chain" for one that fails a check before execution (its link to the
+	// block before, its header, its body) or that every side refused.
+	Side   string       `json:"side"`
+	Reason string       `json:"reason"`
+	Header *common.Hash `json:"headerStateRoot,omitempty"`
 	// Roots are the state roots the sides computed, by side.
 	Roots map[string]common.Hash `json:"stateRoots,omitempty"`
 }
@@ -187,6 +194,8 @@ func replayBlocks(r *replayer, br *blockReader, res *replayResult, prog progress
 		}
 		if index == 0 && block.NumberU64() == 0 {
 			if block.Hash() != r.headHash {
+				res.BadBlock = &replayBad{Position: 1, Offset: offset, Hash: block.Hash(), Side: "chain",
+					Reason: fmt.Sprintf("the genesis given is %x", r.headHash)}
 				return mismatchErrorf("the file's genesis block %x is not the genesis given (%x)", block.Hash(), r.headHash)
 			}
 			continue

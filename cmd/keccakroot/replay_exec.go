@@ -154,27 +154,45 @@ type blockFailure struct {
 
 func (f *blockFailure) Error() string { return f.side + ": " + f.reason }
 
-// execute runs block on every side and makes it the head. A block that
-// fails on any side is a *blockFailure; with two sides, both must reach
-// the same state root.
+// execute checks block as go-ethereum's import does before executing it
+// (its link to the head, its header against the head by the consensus
+// engine, its body against its header), runs it on every side and makes it
+// the head. A block that fails is a *blockFailure: of the "chain" if it
+// fails a check before execution or on every side, else of the side it
+// fails on; with two sides, both must reach the same state root.
 func (r *replayer) execute(block *types.Block) error {
 	parent := r.head
 	if block.ParentHash() != r.headHash {
 		return &blockFailure{side: "chain", reason: fmt.Sprintf("parent %x is not the block before (%x)", block.ParentHash(), r.headHash)}
 	}
+	if err := r.engine.VerifyHeader(r, block.Header()); err != nil {
+		return &blockFailure{side: "chain", reason: "invalid header: " + err.Error()}
+	}
+	if err := adapter.ValidateBody(r.config, block); err != nil {
+		return &blockFailure{side: "chain", reason: err.Error()}
+	}
 	roots := map[string]common.Hash{}
 	var failure *blockFailure
+	failed := 0
 	for i := range r.sides {
 		// The sides take turns going first, so that neither always meets
 		// the caches the other left.
 		side := r.sides[(i+int(block.NumberU64()%2))%len(r.sides)]
 		root, err := r.run(side, parent, block)
-		roots[side.name] = root
-		if err != nil && failure == nil {
-			failure = &blockFailure{side: side.name, reason: err.Error()}
+		if root != (common.Hash{}) {
+			roots[side.name] = root
+		}
+		if err != nil {
+			failed++
+			if failure == nil {
+				failure = &blockFailure{side: side.name, reason: err.Error()}
+			}
 		}
 	}
-	if failure == nil && len(r.sides) > 1 && roots["keccakroot"] != roots["go-ethereum"] {
+	switch {
+	case failure != nil && failed == len(r.sides) && len(r.sides) > 1:
+		failure.side = "chain" // both implementations refuse it
+	case failure == nil && len(r.sides) > 1 && roots["keccakroot"] != roots["go-ethereum"]:
 		failure = &blockFailure{side: "keccakroot", reason: "a state root other than go-ethereum's"}
 	}
 	if failure != nil {
@@ -188,7 +206,8 @@ func (r *replayer) execute(block *types.Block) error {
 // run executes block on side as core.BlockChain does: a StateDB on the
 // parent's root with the trie prefetcher on, go-ethereum's StateProcessor,
 // ValidateState (gas used, bloom, receipts root, requests, block access
-// list, state root) and Commit. It returns the state root computed.
+// list, state root) and Commit. It returns the state root computed, zero
+// if the execution failed before one was.
 func (r *replayer) run(side *replaySide, parent *types.Header, block *types.Block) (common.Hash, error) {
 	start := time.Now()
 	statedb, err := state.New(parent.Root, side.sdb)

@@ -101,6 +101,8 @@ func TestReplayFailures(t *testing.T) {
 	switch {
 	case res.OK || bad == nil || bad.Number != chainBlocks || bad.Position != len(chain.blocks) || bad.Hash != forged.Hash():
 		t.Fatalf("want block %d named:\n%v", chainBlocks, r)
+	case bad.Side != "chain":
+		t.Fatalf("want the block refused by both sides, side \"chain\":\n%v", r)
 	case bad.Header == nil || *bad.Header != header.Root || bad.Roots["keccakroot"] != last.Root() || bad.Roots["go-ethereum"] != last.Root():
 		t.Fatalf("want the header's root and both computed roots:\n%v", r)
 	case res.Blocks != chainBlocks-1:
@@ -115,6 +117,12 @@ func TestReplayFailures(t *testing.T) {
 	r = keccakroot(t, nil, "replay", "--network", "mainnet", good)
 	wantCode(t, r, exitMismatch)
 	wantOutput(t, r.stderr, "is not the genesis given")
+	r = keccakroot(t, nil, "replay", "--json", "--network", "mainnet", good)
+	res = replayResult{}
+	decodeJSON(t, r, &res)
+	if bad := res.BadBlock; bad == nil || bad.Position != 1 || bad.Hash != chain.blocks[0].Hash() || bad.Side != "chain" {
+		t.Fatalf("want the file's genesis block named as the bad block:\n%v", r)
+	}
 
 	// Input that cannot be read, and bad usage.
 	truncated := writeFile(t, dir, "truncated.rlp", chain.export[:chain.offsets[3]+10])

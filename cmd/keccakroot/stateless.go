@@ -39,17 +39,24 @@ debug_executionWitness returns (bare or as a JSON-RPC response). BLOCK is a file
 holding the block's RLP, as 'geth export' writes it (an Amsterdam block's access
 list as a fifth item) or as hex text.
 
-Executes the block on the witness's state with adapter.ExecuteStateless (go-ethereum's
-EVM on keccakroot's tries, straight from the witness's nodes) and checks the state
-and receipt roots against the block's header; times it beside go-ethereum's
-core.ExecuteStateless on the same input unless --geth=false.
+Verifies the block as go-ethereum's import does, with the witness in place of the
+chain and its state (adapter.VerifyStateless): the witness's first header must be
+the block's parent; the header is checked against it by go-ethereum's consensus
+engine and the body against the header; the block is executed on the witness's
+state (go-ethereum's EVM on keccakroot's tries, straight from the witness's nodes)
+and its gas used, bloom, receipts root, requests, block access list and state root
+checked against the header. Times it beside go-ethereum's core.ExecuteStateless on
+the same input (which executes and returns the roots, without those checks) unless
+--geth=false.
 
 --access-list computes the post-state root of an Amsterdam block from the access list
 it carries, on the witness's nodes, without executing it (adapter.AccessListStateRoot),
-beside go-ethereum's StateDB.ApplyBlockAccessList and IntermediateRoot.
+beside go-ethereum's StateDB.ApplyBlockAccessList and IntermediateRoot, after the
+same checks of the parent, the header and the body (the access list's hash).
 
-Exit codes: 0 the roots match the header; 1 they do not, or the witness lacks what
-the block needs; 2 bad usage, or a witness or block that cannot be read or parsed.`,
+Exit codes: 0 the block passes; 1 it fails a check (the roots, the header, the body,
+the parent), or the witness lacks what the block needs; 2 bad usage, or a witness or
+block that cannot be read or parsed.`,
 		Flags: []cli.Flag{
 			jsonFlag(),
 			&cli.StringFlag{Name: "witness", Usage: "the execution witness, a `FILE` (- for standard input)"},
@@ -170,13 +177,20 @@ func isHexText(b []byte) bool {
 	return err == nil
 }
 
-// executeStateless verifies block from witness with keccakroot and, with
-// geth, with go-ethereum.
+// executeStateless verifies block from witness with keccakroot
+// (adapter.VerifyStateless: every check of go-ethereum's import) and, with
+// geth, executes it with go-ethereum's core.ExecuteStateless.
 func executeStateless(res *statelessResult, config *params.ChainConfig, block *types.Block, witness *stateless.Witness, geth bool) error {
 	headerReceipts := block.ReceiptHash()
 	res.HeaderReceiptRoot = &headerReceipts
+	// A block that fails the checks before execution goes to neither
+	// side: go-ethereum's EVM may panic on a header its import refuses,
+	// in goroutines no recover reaches.
+	if err := adapter.CheckWitnessBlock(config, block, witness); err != nil {
+		return &exitError{code: exitMismatch, err: fmt.Errorf("block %d (%x): %w", block.NumberU64(), block.Hash(), err)}
+	}
 	start := time.Now()
-	stateRoot, receiptRoot, err := adapter.ExecuteStateless(context.Background(), config, vm.Config{}, block, witness)
+	stateRoot, receiptRoot, err := adapter.VerifyStateless(context.Background(), config, vm.Config{}, block, witness)
 	res.Seconds = seconds(time.Since(start))
 	if geth {
 		res.Geth = &gethStateless{}
@@ -188,10 +202,12 @@ func executeStateless(res *statelessResult, config *params.ChainConfig, block *t
 			res.Geth.Error = gethErr.Error()
 		}
 	}
+	if stateRoot != (common.Hash{}) {
+		res.StateRoot, res.ReceiptRoot = stateRoot, &receiptRoot
+	}
 	if err != nil {
 		return &exitError{code: exitMismatch, err: fmt.Errorf("block %d (%x): %w", block.NumberU64(), block.Hash(), err)}
 	}
-	res.StateRoot, res.ReceiptRoot = stateRoot, &receiptRoot
 	switch {
 	case stateRoot != block.Root():
 		return mismatchErrorf("block %d: state root %x, the header has %x", block.NumberU64(), stateRoot, block.Root())
@@ -219,6 +235,11 @@ func accessListRoot(res *statelessResult, config *params.ChainConfig, block *typ
 	}
 	if len(witness.Headers) == 0 {
 		return inputError(errors.New("the witness has no headers"))
+	}
+	// The block's link to the witness's parent, its header and its body
+	// (the access list's hash among them), as an import checks them.
+	if err := adapter.CheckWitnessBlock(config, block, witness); err != nil {
+		return &exitError{code: exitMismatch, err: fmt.Errorf("block %d (%x): %w", block.NumberU64(), block.Hash(), err)}
 	}
 	start := time.Now()
 	root, err := adapter.AccessListStateRoot(witness.Root(), list, adapter.WitnessNodes(witness))
