@@ -63,6 +63,11 @@ func (t *Trie) Prefetch(keys [][]byte) error {
 // subtree by subtree leave their subtrees hashed, for the next Hash to
 // find. The trie keeps its own copies of the values.
 //
+// A batch that changes no value leaves the trie unchanged, as a loop of
+// Update does; go-ethereum's Trie.UpdateBatch, on its parallel path, marks
+// the root changed whatever the batch, and its next Commit stores the root
+// again.
+//
 // Keys and values of different lengths, or a key over MaxKeyLength, are
 // an error before anything changes. If a change fails (a node it needs is
 // missing or invalid), UpdateBatch stops there, as a loop of Update would:

@@ -8,8 +8,9 @@ import (
 	"github.com/keccakroot/keccakroot/rlpstream"
 )
 
-// Decoding of stored nodes. It accepts exactly what go-ethereum's trie
-// decoder accepts (trie/node.go), so that a trie, a proof or a range proof
+// Decoding of stored nodes. It accepts what go-ethereum's trie decoder
+// accepts (trie/node.go), with one exception (an extension with an empty
+// path, see checkExtensions), so that a trie, a proof or a range proof
 // built from the same bytes reaches the same decision in both: a node is an
 // RLP list of 2 items (short node) or 17 (branch); a child reference is a
 // 32-byte hash, an empty string, or an embedded list under 32 bytes; values

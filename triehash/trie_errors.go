@@ -35,8 +35,9 @@ func (e *MissingNodeError) Is(target error) bool { return target == ErrMissingNo
 func (e *MissingNodeError) Unwrap() error { return e.Err }
 
 // InvalidNodeError reports a node that its NodeSource returned but that
-// does not decode as a trie node, or that does not have the hash its
-// parent refers to it by.
+// does not decode as a trie node. (A node without the hash its parent
+// refers to it by is the source's error, as VerifyingSource reports it: a
+// *MissingNodeError.)
 type InvalidNodeError struct {
 	Path []byte   // the node's path from the root, one nibble a byte
 	Hash [32]byte // the hash its parent refers to it by
