@@ -38,9 +38,10 @@ const provenAbsent = "none (proven absent)"
 // VerifyAccountProof checks an eth_getProof result against the state root
 // of the block it was asked for: the account proof must prove exactly the
 // claimed nonce, balance, storage root and code hash, or the account's
-// absence when the result claims only zeros; every storage proof must prove
-// the claimed value against the claimed storage root, an absent slot
-// proving zero. The error is an *AccountProofError that names the account,
+// absence when the result claims what a node claims for a missing account
+// (zeros, or the empty trie root and the hash of empty code); every storage
+// proof must prove the claimed value against the claimed storage root, an
+// absent slot proving zero. The error is an *AccountProofError that names the account,
 // the slot and what differs, wrapping one of ErrMalformedProofResult,
 // ErrAccountProofInvalid, ErrAccountMismatch, ErrStorageProofInvalid or
 // ErrStorageMismatch. It never panics, whatever the result holds.
@@ -168,7 +169,10 @@ func verifyStorageProof(addr common.Address, root common.Hash, i int, sr *gethcl
 		return fail(ErrMalformedProofResult, err.Error(), nil)
 	}
 	var enc []byte
-	if root != types.EmptyRootHash && root != (common.Hash{}) {
+	// An account proven absent comes with the empty root; an account whose
+	// proven storage root is zero (which no trie has) gets its slots
+	// checked against it, and refused, as go-ethereum's VerifyProof does.
+	if root != types.EmptyRootHash {
 		enc, err = triehash.VerifyProof(root, Keccak256(key[:]), nodes)
 		if err != nil {
 			return fail(ErrStorageProofInvalid, fmt.Sprintf("against storage root %s: %v", root.Hex(), err), err)

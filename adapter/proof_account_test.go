@@ -338,6 +338,19 @@ func TestVerifyAccountProofEdgeCases(t *testing.T) {
 	if err := VerifyAccountProof(root, bad); !errors.Is(err, ErrAccountProofInvalid) || !strings.Contains(err.Error(), "not an account") {
 		t.Fatalf("want ErrAccountProofInvalid for a value that is not an account, got %v", err)
 	}
+	// A present account whose storage root is the zero hash, which no
+	// trie has: its slots are checked against it and refused, as by
+	// go-ethereum's VerifyProof; only an absent account proves every slot
+	// zero without nodes.
+	zeroRoot := types.StateAccount{Nonce: 1, Balance: uint256.NewInt(5), CodeHash: types.EmptyCodeHash[:]}
+	enc, _ = rlp.EncodeToBytes(&zeroRoot)
+	mustUpdate(t, tr, crypto.Keccak256(other[:]), enc)
+	root = tr.Hash()
+	claim := &gethclient.AccountResult{Address: other, AccountProof: prove(other), Balance: big.NewInt(5), Nonce: 1,
+		CodeHash: types.EmptyCodeHash, StorageProof: []gethclient.StorageResult{{Key: "0x1", Value: new(big.Int)}}}
+	if err := VerifyAccountProof(root, claim); !errors.Is(err, ErrStorageProofInvalid) {
+		t.Fatalf("a slot claimed zero under a zero storage root: want ErrStorageProofInvalid, got %v", err)
+	}
 }
 
 func TestParseAccountResult(t *testing.T) {
