@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/urfave/cli/v2"
 )
 
@@ -10,7 +12,13 @@ import (
 // genesis.ToBlock(). It is the genesis command with --network mainnet.
 func defaultAction(c *cli.Context) error {
 	if c.NArg() > 0 {
-		return usageErrorf("unknown command %q; commands: genesis, verify-chain, root, bench (see keccakroot --help)", c.Args().First())
+		var names []string
+		for _, cmd := range c.App.Commands {
+			if !cmd.Hidden && cmd.Name != "help" {
+				names = append(names, cmd.Name)
+			}
+		}
+		return usageErrorf("unknown command %q; commands: %s (see keccakroot --help)", c.Args().First(), strings.Join(names, ", "))
 	}
 	n, _ := findNetwork("mainnet")
 	return runNetworkGenesis(c, n)

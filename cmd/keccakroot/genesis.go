@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -365,7 +366,9 @@ func loadGenesis(path string) (*core.Genesis, error) {
 		return nil, inputError(err)
 	}
 	g := new(core.Genesis)
-	if err := json.Unmarshal(data, g); err != nil {
+	// Decoded as geth init decodes it: what follows the JSON object is
+	// ignored.
+	if err := json.NewDecoder(bytes.NewReader(data)).Decode(g); err != nil {
 		if fault, ok := findAllocFault(data); ok {
 			return nil, inputError(fmt.Errorf("%s: %w", path, fault.describe(data)))
 		}

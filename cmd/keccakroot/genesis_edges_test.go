@@ -24,6 +24,14 @@ func TestGenesisNothingChecked(t *testing.T) {
 	wantOutput(t, r.stdout, "all checks passed (2 checks)")
 }
 
+// TestGenesisTrailingData: what follows the genesis object in its file is
+// ignored, as geth init ignores it (it decodes one JSON value).
+func TestGenesisTrailingData(t *testing.T) {
+	g := randomGenesis(rand.New(rand.NewPCG(3, 3)), 5)
+	path := writeFile(t, t.TempDir(), "devnet.json", append(marshalGenesis(t, g), "\nnot JSON"...))
+	wantCode(t, keccakroot(t, nil, "genesis", "--runs", "1", path), exitOK)
+}
+
 // TestGenesisBinaryTrie: a genesis with enableUBTAtGenesis is computed by
 // go-ethereum alone; the command says so and prints no speed-up.
 func TestGenesisBinaryTrie(t *testing.T) {

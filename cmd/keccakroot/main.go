@@ -38,6 +38,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -78,10 +79,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // errors that stop the command before its own flags are parsed.
 func wantsJSON(args []string) bool {
 	for _, a := range args[1:] {
-		switch a {
-		case "--json", "-json", "--json=true", "-json=true":
+		switch {
+		case a == "--json" || a == "-json":
 			return true
-		case "--":
+		case strings.HasPrefix(a, "--json=") || strings.HasPrefix(a, "-json="):
+			on, err := strconv.ParseBool(a[strings.IndexByte(a, '=')+1:])
+			return err == nil && on // the flag's own parsing says what else is wrong
+		case a == "--":
 			return false
 		}
 	}
@@ -166,7 +170,7 @@ func applyGlobalFlags(c *cli.Context) error {
 		}
 		if !commandHasFlag(c.Command, name) {
 			return usageErrorf("--%s given before %s, which has no such flag; it applies only to keccakroot without a command%s",
-				name, c.Command.Name, alsoFor(name))
+				name, c.Command.Name, alsoFor(c.App, name))
 		}
 		if local[name] {
 			return usageErrorf("--%s given both before and after %s; give it once, after the command: keccakroot %s --%s ...",
@@ -192,13 +196,17 @@ func commandHasFlag(cmd *cli.Command, name string) bool {
 }
 
 // alsoFor names the commands that take a flag of the default job too.
-func alsoFor(name string) string {
-	for _, f := range genesisTimingFlags() {
-		if f.Names()[0] == name {
-			return " and genesis"
+func alsoFor(app *cli.App, name string) string {
+	var names []string
+	for _, cmd := range app.Commands {
+		if commandHasFlag(cmd, name) {
+			names = append(names, cmd.Name)
 		}
 	}
-	return ""
+	if len(names) == 0 {
+		return ""
+	}
+	return " and " + strings.Join(names, ", ")
 }
 
 // jsonFlag is the --json flag that every command takes.

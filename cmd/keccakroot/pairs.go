@@ -207,15 +207,15 @@ func abbreviate(s string) string {
 }
 
 // checkPairs rejects what a trie cannot hold, naming where: an empty value
-// (a deletion in go-ethereum), a key over triehash.MaxKeyLength, and a key
-// given twice.
-func checkPairs(pairs []pair) error {
+// (a deletion in go-ethereum), a key over triehash.MaxKeyLength unless the
+// keys are hashed (secure), and a key given twice.
+func checkPairs(pairs []pair, secure bool) error {
 	seen := make(map[string]string, len(pairs))
 	for _, p := range pairs {
 		switch {
 		case len(p.value) == 0:
 			return fmt.Errorf("%s: key 0x%x has an empty value; a trie cannot hold one (leave the key out)", p.where, p.key)
-		case len(p.key) > triehash.MaxKeyLength:
+		case !secure && len(p.key) > triehash.MaxKeyLength:
 			return fmt.Errorf("%s: key of %d bytes, over the limit of %d", p.where, len(p.key), triehash.MaxKeyLength)
 		}
 		if first, dup := seen[string(p.key)]; dup {

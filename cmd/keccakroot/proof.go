@@ -30,8 +30,9 @@ Examples:
 is - or missing: a result object, a JSON-RPC response carrying one, or a JSON array of
 either. Checks each with adapter.VerifyAccountProof: the account proof against
 --state-root must prove exactly the claimed nonce, balance, storage hash and code hash,
-or the account's absence if the answer claims only zeros; every storage proof must
-prove the claimed value against the storage hash (an absent slot proves zero).
+or the account's absence if the answer claims what a node claims for a missing account
+(zeros, or the empty trie root and empty code hash); every storage proof must prove
+the claimed value against the storage hash (an absent slot proves zero).
 Prints one line per account: ok, proven absent, or what failed.
 
 Exit codes: 0 every proof holds; 1 a proof does not hold or proves other values than

@@ -29,7 +29,12 @@ func parseProofAnswers(data []byte) ([]proofAnswer, error) {
 		dec := json.NewDecoder(bytes.NewReader(data))
 		var elem json.RawMessage
 		if err := dec.Decode(&elem); err != nil {
-			return nil, jsonErr(jsonWhere(data, 0), err)
+			var syntax *json.SyntaxError
+			at := int64(len(data) - len(trimmed)) // where the object begins, for a truncated one
+			if errors.As(err, &syntax) {
+				at = syntax.Offset
+			}
+			return nil, jsonErr(jsonWhere(data, at), err)
 		}
 		if err := jsonEnd(dec, func() string { return jsonWhere(data, dec.InputOffset()) }); err != nil {
 			return nil, err

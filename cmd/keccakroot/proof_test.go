@@ -206,6 +206,7 @@ func TestProofBadInput(t *testing.T) {
 		{"empty", []byte(" \n"), []string{"no input"}},
 		{"not JSON", []byte("0x1234"), []string{"line 1, column 1", "want an eth_getProof result"}},
 		{"bad JSON", []byte("[{\"address\": }]"), []string{"line 1, column 2", "invalid JSON"}},
+		{"bad JSON in one object", []byte("{\"address\": \"0x01\",\n\"balance\": \"0x0\",\n\"nonce\": ]}"), []string{"line 3, column 11", "invalid JSON"}},
 		{"truncated", mustJSON(t, f.responses)[:500], []string{"invalid JSON", "unexpected EOF"}},
 		{"trailing data", append(mustJSON(t, f.result(0)), " {}"...), []string{"unexpected data after the JSON value"}},
 		{"empty array", []byte("[]"), []string{"empty array"}},

@@ -91,7 +91,7 @@ func rootAction(c *cli.Context) error {
 	if err != nil {
 		return inputError(fmt.Errorf("%s: %w", name, err))
 	}
-	if err := checkPairs(pairs); err != nil {
+	if err := checkPairs(pairs, c.Bool("secure")); err != nil {
 		return inputError(fmt.Errorf("%s: %w", name, err))
 	}
 	keys := make([][]byte, len(pairs))

@@ -94,3 +94,29 @@ func TestGlobalFlags(t *testing.T) {
 		wantOutput(t, r.stderr, tt.want)
 	}
 }
+
+// TestCommandLineEdges: --json with a value turns JSON on for an error
+// before the command's own flags are read, too; an unknown command's
+// message lists every command; a flag of the default job given before a
+// command that lacks it names the commands that take it; root --secure
+// takes keys longer than a trie key may be (they are hashed first), as
+// SecureRoot and go-ethereum do.
+func TestCommandLineEdges(t *testing.T) {
+	r := keccakroot(t, nil, "--json=1", "nosuchcommand")
+	wantCode(t, r, exitUsage)
+	var res errorResult
+	decodeJSON(t, r, &res)
+	if res.OK || res.ExitCode != exitUsage {
+		t.Fatalf("want a JSON error object:\n%v", r)
+	}
+	r = keccakroot(t, nil, "nosuchcommand")
+	wantOutput(t, r.stderr, "genesis", "verify-chain", "replay", "stateless", "root", "bench", "proof")
+	r = keccakroot(t, nil, "--workers", "2", "proof", "--state-root", "0x00", "x")
+	wantCode(t, r, exitUsage)
+	wantOutput(t, r.stderr, "genesis", "root")
+
+	dir := t.TempDir()
+	long := writeFile(t, dir, "pairs", []byte("0x"+strings.Repeat("ab", 1025)+" 0x01\n"))
+	wantCode(t, keccakroot(t, nil, "root", "--secure", "--check", long), exitOK)
+	wantCode(t, keccakroot(t, nil, "root", long), exitUsage)
+}
