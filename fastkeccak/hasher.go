@@ -253,9 +253,9 @@ func panicWriteAfterRead() {
 }
 
 // Sum256 returns the Keccak-256 digest of data. It is safe for concurrent
-// use, as every function of the package is. It allocates nothing: whole
-// blocks are absorbed straight from data, and only the padded last block is
-// copied.
+// use, as every function of the package is. It allocates nothing and
+// copies nothing: whole blocks are absorbed straight from data, and the
+// last, partial one lane by lane with its padding.
 func Sum256(data []byte) [32]byte {
 	return sum256(data, domainByte)
 }

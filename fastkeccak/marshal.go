@@ -62,7 +62,7 @@ func (h *Hasher) UnmarshalBinary(b []byte) error {
 		return fmt.Errorf("%w: %d bytes, want %d", ErrInvalidState, len(b), marshalSize)
 	}
 	if string(b[:len(marshalMagic)]) != marshalMagic {
-		return fmt.Errorf("%w: identifier %q is not legacy Keccak's %q", ErrInvalidState, b[:len(marshalMagic)], marshalMagic)
+		return fmt.Errorf("%w: identifier %x is not legacy Keccak's %x", ErrInvalidState, b[:len(marshalMagic)], marshalMagic)
 	}
 	b = b[len(marshalMagic):]
 	if b[0] != rate {

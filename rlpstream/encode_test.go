@@ -253,6 +253,17 @@ func TestStreamWriterSinkError(t *testing.T) {
 			t.Fatalf("limit %d: wrote %d", limit, fw.n)
 		}
 	}
+	// A sink that fails once and then takes bytes again must get none after
+	// its failure: the rest of a value whose header it lost would be
+	// corrupt RLP.
+	for limit := range len(full) {
+		fw := &failOnceWriter{at: limit}
+		sw := NewStreamWriter(fw)
+		encodeValue(sw, v)
+		if !errors.Is(sw.Err(), errSink) || fw.after != 0 {
+			t.Fatalf("a sink failing once at byte %d: Err() = %v, %d bytes written after the failure", limit, sw.Err(), fw.after)
+		}
+	}
 	// bufio.Writer reports the error of its sink at Flush.
 	bw := bufio.NewWriterSize(&failWriter{limit: 3}, 16)
 	sw := NewStreamWriter(bw)
@@ -268,6 +279,37 @@ func TestStreamWriterSinkError(t *testing.T) {
 	if err := bw.Flush(); err != nil || sw.Err() != nil || !bytes.Equal(out.Bytes(), full) {
 		t.Fatalf("bufio: %x, %v, %v", out.Bytes(), err, sw.Err())
 	}
+}
+
+// failOnceWriter fails at byte at, once, and takes the bytes after it,
+// counting them.
+type failOnceWriter struct {
+	n, at, after int
+	failed       bool
+}
+
+func (w *failOnceWriter) Write(p []byte) (int, error) {
+	for i := range p {
+		if err := w.WriteByte(p[i]); err != nil {
+			return i, err
+		}
+	}
+	return len(p), nil
+}
+
+func (w *failOnceWriter) WriteString(s string) (int, error) { return w.Write([]byte(s)) }
+
+func (w *failOnceWriter) WriteByte(byte) error {
+	switch {
+	case w.failed:
+		w.after++
+	case w.n == w.at:
+		w.failed = true
+		return errSink
+	default:
+		w.n++
+	}
+	return nil
 }
 
 // plainByteWriter has no WriteString, to cover StreamWriter's fallback.

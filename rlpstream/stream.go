@@ -40,15 +40,18 @@ func NewStreamWriter(w ByteWriter) *StreamWriter {
 // Err returns the first error of the sink or of WriteBigInt, or nil.
 func (s *StreamWriter) Err() error { return s.err }
 
+// put, write and writeString skip their write once the sink has failed,
+// and keep its first error: a value whose header failed must not reach a
+// sink that recovers with its content alone.
 func (s *StreamWriter) put(c byte) {
-	if err := s.w.WriteByte(c); err != nil && s.err == nil {
-		s.err = err
+	if s.err == nil {
+		s.err = s.w.WriteByte(c)
 	}
 }
 
 func (s *StreamWriter) write(p []byte) {
-	if _, err := s.w.Write(p); err != nil && s.err == nil {
-		s.err = err
+	if s.err == nil {
+		_, s.err = s.w.Write(p)
 	}
 }
 
@@ -63,8 +66,8 @@ func (s *StreamWriter) putAll(p []byte) {
 
 func (s *StreamWriter) writeString(str string) {
 	if s.sw != nil {
-		if _, err := s.sw.WriteString(str); err != nil && s.err == nil {
-			s.err = err
+		if s.err == nil {
+			_, s.err = s.sw.WriteString(str)
 		}
 		return
 	}

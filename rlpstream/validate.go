@@ -97,7 +97,8 @@ func validateItems(b []byte, base int) error {
 // CountValues returns the number of items in b, a sequence of encoded items
 // such as the content of a list returned by Split. Each item's header is
 // checked as Split checks it; the content of nested lists is not looked into.
-// On error it returns the number of items read before the bad one.
+// On error it returns the number of items read before the bad one, where
+// go-ethereum's rlp.CountValues counts the bad one too.
 func CountValues(b []byte) (int, error) {
 	n, pos := 0, 0
 	for pos < len(b) {
