@@ -234,7 +234,7 @@ func TestReplayFailureBeforeRoot(t *testing.T) {
 	body := *block.Body()
 	body.Transactions = txs
 	header := block.Header()
-	header.TxHash = adapter.DeriveSha(types.Transactions(txs))
+	header.TxHash = adapter.DeriveSha(txs)
 	swapped := types.NewBlockWithHeader(header).WithBody(body)
 	path := writeFile(t, dir, "chain.rlp", append(bytes.Clone(chain.export[:chain.offsets[k]]), mustRLP(t, swapped)...))
 	r := keccakroot(t, nil, "replay", "--json", "--geth", "--genesis", genesis, path)
