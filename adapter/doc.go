@@ -27,7 +27,7 @@
 //	block.Hash()                                  ->  adapter.BlockHash(block)
 //	types.CalcUncleHash(uncles)                   ->  adapter.UncleHash(uncles)
 //	tx.Hash()                                     ->  adapter.TxHash(tx)
-//	genesis.ToBlock().Root()                      ->  adapter.GenesisStateRoot(genesis.Alloc)
+//	genesis.ToBlock().Root()                      ->  adapter.GenesisStateRoot(genesis.Alloc) // Merkle genesis
 //	genesis.ToBlock().Hash()                      ->  adapter.GenesisBlockHash(genesis) // and an error
 //	trie.VerifyProof(root, key, proofDb)          ->  adapter.VerifyProof(root, key, proofDb)
 //	trie.VerifyRangeProof(root, first, k, v, db)  ->  adapter.VerifyRangeProof(root, first, k, v, db)
@@ -35,12 +35,14 @@
 // A *StackTrie is a types.ListHasher, so it also goes where go-ethereum takes
 // one: types.NewBlock(header, body, receipts, adapter.NewStackTrie(nil)).
 //
-// Hashes of RLP values (headers, transactions, uncle lists) are streamed into
-// a fastkeccak.Hasher on the stack with rlpstream: sizes are computed first,
-// then the encoding is written front to back into the hasher, with no
-// encoding buffer. Roots (transactions, receipts, withdrawals, state) are
-// built by triehash. Unlike go-ethereum's Hash methods, these functions do
-// not cache their results in the values they are given.
+// Hashes of headers and uncle lists are streamed into a fastkeccak.Hasher
+// on the stack with rlpstream: sizes are computed first, then the encoding
+// is written front to back into the hasher, with no encoding buffer. A
+// transaction's hash streams go-ethereum's own encoding (tx.EncodeRLP) into
+// a pooled hasher (see TxHash). Roots (transactions, receipts, withdrawals,
+// state) are built by triehash. Unlike go-ethereum's Hash methods, these
+// functions do not cache their results in the values they are given (TxHash
+// falls back to tx.Hash, which does, for a type it cannot stream).
 //
 // # Tries and state
 //

@@ -18,7 +18,10 @@ import (
 // every account of the allocation, with its nonce, balance, code hash and
 // storage root (slots holding zero are left out, as go-ethereum deletes
 // them), in a secure trie by address. An account whose fields are all empty
-// is still in the trie, as in go-ethereum's genesis.
+// is still in the trie, as in go-ethereum's genesis. It is the root of a
+// Merkle-Patricia genesis: for one that starts on a binary trie
+// (enableUBTAtGenesis), ToBlock's root is the binary trie's, which
+// GenesisBlockHash computes with go-ethereum.
 //
 // It panics, as go-ethereum's ToBlock does, if a balance does not fit in 256
 // bits; GenesisBlockHash returns an error instead. A negative balance is taken
@@ -97,8 +100,9 @@ func GenesisBlockHash(g *core.Genesis) (common.Hash, error) {
 // with the given state root, as g.ToBlock() builds it: the fields of g, the
 // defaults go-ethereum puts in their place, the empty roots of an empty body,
 // and the fork fields of the forks active at genesis (set by
-// setGenesisForkFields, generated from the header's field table). A nil
-// genesis has no header: the result is nil.
+// setGenesisForkFields, generated from the header's field table). The
+// header shares no memory with g or go-ethereum. A nil genesis has no
+// header: the result is nil.
 func GenesisHeader(g *core.Genesis, root common.Hash) *types.Header {
 	if g == nil {
 		return nil
@@ -130,5 +134,8 @@ func GenesisHeader(g *core.Genesis, root common.Hash) *types.Header {
 		}
 	}
 	setGenesisForkFields(h, g)
-	return h
+	// As Block.Header does: the caller gets its own values, not g's nor
+	// go-ethereum's empty roots, which a write through the header would
+	// change for the whole process.
+	return types.CopyHeader(h)
 }

@@ -203,3 +203,38 @@ func TestPublicGenesisBlocks(t *testing.T) {
 		})
 	}
 }
+
+// TestGenesisHugeNumber: a genesis numbered 2^63 or more has go-ethereum's
+// hash, whose fork checks read the number as an int64 (negative: before
+// every fork, so only the base fee of London at block 0 is set).
+func TestGenesisHugeNumber(t *testing.T) {
+	for _, c := range genesisConfigs {
+		for _, num := range []uint64{1 << 62, 1 << 63, 1<<64 - 1} {
+			g := &core.Genesis{Config: c.config, Number: num, Alloc: types.GenesisAlloc{{1}: {Balance: big.NewInt(1)}}}
+			got, err := GenesisBlockHash(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := g.ToBlock().Hash(); got != want {
+				t.Errorf("%s, number %d: GenesisBlockHash %x, go-ethereum %x", c.name, num, got, want)
+			}
+		}
+	}
+}
+
+// TestGenesisHeaderOwnsItsValues: writing through the header GenesisHeader
+// returns changes neither the genesis nor go-ethereum's empty roots.
+func TestGenesisHeaderOwnsItsValues(t *testing.T) {
+	g := &core.Genesis{Config: params.MergedTestChainConfig, BaseFee: big.NewInt(7), ExtraData: []byte{1}}
+	h := GenesisHeader(g, common.Hash{})
+	if h.WithdrawalsHash == nil || h.BaseFee == nil || len(h.Extra) == 0 {
+		t.Fatalf("want a header with a withdrawals root, a base fee and extra data: %+v", h)
+	}
+	wantEmpty := types.EmptyWithdrawalsHash
+	h.WithdrawalsHash[0] ^= 1
+	h.BaseFee.SetUint64(9)
+	h.Extra[0] = 2
+	if types.EmptyWithdrawalsHash != wantEmpty || g.BaseFee.Uint64() != 7 || g.ExtraData[0] != 1 {
+		t.Fatal("a write through the genesis header changed go-ethereum's empty withdrawals root or the genesis")
+	}
+}

@@ -203,7 +203,9 @@ func setGenesisForkFields(h *types.Header, g *core.Genesis) {
 		return
 	}
 	h.ExcessBlobGas = g.ExcessBlobGas
-	num := new(big.Int).SetUint64(g.Number)
+	// As go-ethereum's ToBlock: the fork checks read the number as an
+	// int64, so that one of 2^63 or more is negative and before every fork.
+	num := big.NewInt(int64(g.Number)) // #nosec G115 -- go-ethereum's conversion, on purpose
 	if conf.IsLondon(common.Big0) {
 		if h.BaseFee == nil {
 			h.BaseFee = new(big.Int).SetUint64(params.InitialBaseFee)

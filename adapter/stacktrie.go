@@ -18,7 +18,10 @@ import (
 // Like go-ethereum's, it copies keys and values as needed, so the caller may
 // reuse them at once, and it reports every node stored by hash to the
 // callback given to NewStackTrie. It is stricter in one way: Update after
-// Hash returns an error (see triehash.ErrHashed) until Reset.
+// Hash returns an error (see triehash.ErrHashed) until Reset. And it takes
+// keys go-ethereum's panics on, the empty key and a key that is a prefix of
+// the next one, giving the root go-ethereum's trie.Trie has for them (keys
+// DeriveSha makes are never such).
 type StackTrie struct {
 	b *triehash.Builder
 }

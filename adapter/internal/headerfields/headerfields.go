@@ -226,7 +226,9 @@ func Generate() ([]byte, error) {
 	p("\t\treturn")
 	p("\t}")
 	taken(WithConfig)
-	p("\tnum := new(big.Int).SetUint64(g.Number)")
+	p("\t// As go-ethereum's ToBlock: the fork checks read the number as an")
+	p("\t// int64, so that one of 2^63 or more is negative and before every fork.")
+	p("\tnum := big.NewInt(int64(g.Number)) // #nosec G115 -- go-ethereum's conversion, on purpose")
 	for i, f := range optional {
 		if i == 0 || optional[i-1].Fork != f.Fork {
 			p("\tif %s {", forkActive(f.Fork))
