@@ -46,11 +46,19 @@ type listBuilder struct {
 var listBuilders = sync.Pool{New: func() any { return new(listBuilder) }}
 
 func (l *listBuilder) insert(i int, value func(i int, buf []byte) []byte) {
-	l.buf = value(i, l.buf[:0])
-	if len(l.buf) == 0 {
+	v := value(i, l.buf[:0])
+	// Keep v's memory for the next item only if it is buf's, or buf's
+	// grown by append: a callback that returns a slice of its own must not
+	// have it written into by a later ListRoot of anyone, buf being pooled.
+	if cap(v) > 0 && cap(l.buf) > 0 && &v[:1][0] == &l.buf[:1][0] {
+		l.buf = v[:0]
+	} else if cap(v) > cap(l.buf) {
+		l.buf = make([]byte, 0, cap(v))
+	}
+	if len(v) == 0 {
 		return
 	}
 	// Keys ascend by construction and are short: this cannot fail. The
-	// Builder copies key and value, as buf is reused.
-	_ = l.b.Update(rlpstream.AppendUint64(l.key[:0], uint64(i)), l.buf)
+	// Builder copies key and value.
+	_ = l.b.Update(rlpstream.AppendUint64(l.key[:0], uint64(i)), v)
 }

@@ -16,7 +16,8 @@ type Options struct {
 	// NewBuilder. With several workers the calls come from several
 	// goroutines but never at the same time, and nodes of different
 	// subtrees may interleave; the set of nodes, and the root, are the same
-	// for every number of workers.
+	// for every number of workers. A build that fails (a repeated key, say)
+	// may have reported nodes of the part it built before the error.
 	OnNode NodeFunc
 }
 

@@ -22,7 +22,8 @@ import (
 //
 // Like a Builder, a ParallelBuilder is not safe for concurrent use: Update,
 // Hash and Reset are called from one goroutine at a time; its own goroutines
-// are internal.
+// are internal. Unlike a Builder's, its zero value is not usable: make one
+// with NewParallelBuilder.
 type ParallelBuilder struct {
 	onNode    NodeFunc
 	workers   int
@@ -271,7 +272,10 @@ func (p *ParallelBuilder) stop() {
 }
 
 // Reset empties the ParallelBuilder for a new trie. A trie left unfinished
-// is finished and dropped first, so no goroutine outlives it.
+// is finished and dropped first, so no goroutine outlives it: onNode sees
+// the rest of that trie's nodes, its root included, before Reset returns
+// (a Builder's Reset reports nothing). A caller that stores nodes and
+// abandons a trie should tell its onNode to drop them first.
 func (p *ParallelBuilder) Reset() {
 	if p.run != nil {
 		p.dispatch(true)

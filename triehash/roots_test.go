@@ -184,6 +184,34 @@ func TestStorageRoot(t *testing.T) {
 	}
 }
 
+// TestStorageRootRepeatedZeroSlot: a slot given twice is ErrDuplicateKey
+// also when one of its values, or both, are zero (and so left out of the
+// trie), whatever the order.
+func TestStorageRootRepeatedZeroSlot(t *testing.T) {
+	k, other := [32]byte{1}, [32]byte{2}
+	for _, values := range [][][32]byte{{{}, {31: 5}}, {{31: 5}, {}}, {{}, {}}} {
+		keys := [][32]byte{k, other, k}
+		vals := [][32]byte{values[0], {31: 1}, values[1]}
+		if _, err := StorageRoot(keys, vals); !errors.Is(err, ErrDuplicateKey) {
+			t.Errorf("slot %x with values %x and %x: %v, want ErrDuplicateKey", k[:1], values[0][31], values[1][31], err)
+		}
+	}
+}
+
+// TestListRootKeepsNoCallerSlice: a value callback that returns a slice of
+// its own rather than appending to buf breaks ListRoot's contract, but its
+// memory must not be written by a later ListRoot, which reuses the pooled
+// buffer.
+func TestListRootKeepsNoCallerSlice(t *testing.T) {
+	table := bytes.Repeat([]byte{0xaa}, 64)
+	orig := bytes.Clone(table)
+	ListRoot(4, func(i int, _ []byte) []byte { return table[i*4 : i*4+4] })
+	ListRoot(3, func(_ int, buf []byte) []byte { return append(buf, 1, 2, 3, 4, 5, 6) })
+	if !bytes.Equal(table, orig) {
+		t.Fatalf("a later ListRoot wrote into the first caller's memory: %x", table)
+	}
+}
+
 func FuzzRoot(f *testing.F) {
 	f.Add([]byte("\x02do\x04verb\x05horse\x08stallion"))
 	f.Add([]byte("\x00\x01\x01\x01\x01\x02\x02\x01\x02\x03"))

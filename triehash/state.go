@@ -77,18 +77,39 @@ func (o Options) StorageRoot(keys, values [][32]byte) ([32]byte, error) {
 		encoded = make([][]byte, 0, len(keys))
 		slot    = make([]int, 0, len(keys)) // index in keys of each stored slot
 		buf     = make([]byte, 0, 33*len(keys))
+		// zeros holds the slots given a zero value, which are left out of
+		// the trie but not out of the check for repeated slots.
+		zeros map[[32]byte]bool
 	)
 	for i := range keys {
 		start := len(buf)
 		buf = AppendStorageValue(buf, &values[i])
 		if len(buf) == start {
+			if zeros == nil {
+				zeros = make(map[[32]byte]bool)
+			}
+			if zeros[keys[i]] {
+				return [32]byte{}, duplicateSlot(keys[i])
+			}
+			zeros[keys[i]] = true
 			continue
 		}
 		encoded = append(encoded, buf[start:len(buf):len(buf)])
 		slot = append(slot, i)
 	}
+	for _, i := range slot {
+		if zeros[keys[i]] {
+			return [32]byte{}, duplicateSlot(keys[i])
+		}
+	}
 	slotKey := func(i int) []byte { return keys[slot[i]][:] }
 	return o.build(o.hashKeys(len(slot), slotKey), encoded, slotKey)
+}
+
+// duplicateSlot is StorageRoot's error for a slot given twice, one of
+// them with a zero value.
+func duplicateSlot(key [32]byte) error {
+	return fmt.Errorf("%w: slot %x", ErrDuplicateKey, key)
 }
 
 // StateRoot is the package's StateRoot with these options.
