@@ -98,14 +98,10 @@ func VerifyStateless(ctx context.Context, config *params.ChainConfig, vmConfig v
 // body against the header (ValidateBody). A witness whose first header is
 // not the parent is an ErrWitness.
 func CheckWitnessBlock(config *params.ChainConfig, block *types.Block, witness *stateless.Witness) error {
-	switch {
-	case config == nil:
-		return nilArgument("chain config")
-	case block == nil:
-		return nilArgument("block")
-	case witness == nil:
-		return nilArgument("witness")
-	case len(witness.Headers) == 0 || witness.Headers[0] == nil:
+	if err := checkStatelessArgs(config, block, witness); err != nil {
+		return err
+	}
+	if len(witness.Headers) == 0 || witness.Headers[0] == nil {
 		return fmt.Errorf("%w: no parent header", ErrWitness)
 	}
 	parent := witness.Headers[0]
@@ -131,7 +127,7 @@ func checkStatelessArgs(config *params.ChainConfig, block *types.Block, witness 
 	case witness == nil:
 		return nilArgument("witness")
 	case config.IsLondon(block.Number()) && block.BaseFee() == nil:
-		return fmt.Errorf("block %d: a London header without a base fee", block.NumberU64())
+		return fmt.Errorf("block %d: invalid header: no base fee in a London header", block.NumberU64())
 	}
 	return nil
 }
