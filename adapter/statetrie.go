@@ -218,10 +218,10 @@ func (s *StateTrie) writeStorageRoots() error {
 // state, while the trie database still serves the state it was opened at:
 // the nodes it has not loaded yet are read from there. go-ethereum's path
 // scheme stops serving a state once its layer is flattened into the disk
-// layer (by the database's Commit, or once 128 layers lie above it), and a read
-// then fails with an error naming the node. To go on past that point, open
-// a new StateTrie at the committed root once the node set is stored, as
-// go-ethereum's StateDB does after each Commit.
+// layer (by the database's Commit, or once 128 layers lie above it), and
+// a read then fails with an error naming the node. To go on past that
+// point, open a new StateTrie at the committed root once the node set is
+// stored, as go-ethereum's StateDB does after each Commit.
 func (s *StateTrie) Commit() (common.Hash, *trienode.MergedNodeSet, error) {
 	if err := s.writeStorageRoots(); err != nil {
 		return common.Hash{}, nil, err
