@@ -245,3 +245,43 @@ func TestReplayFailureBeforeRoot(t *testing.T) {
 		t.Fatalf("want block %d refused by both sides without computed roots:\n%v", swapped.NumberU64(), r)
 	}
 }
+
+// TestReplayInvalidUncleRefused: a block of the proof-of-work chain whose
+// uncle's gas limit is changed past what its parent allows (the block's
+// uncle hash made to match): its execution gives the header's state root,
+// but go-ethereum's import refuses the uncle, and so does replay.
+func TestReplayInvalidUncleRefused(t *testing.T) {
+	chain := mustChain(t)
+	k := -1
+	for i, block := range chain.blocks {
+		if len(block.Uncles()) > 0 {
+			k = i
+			break
+		}
+	}
+	if k < 0 {
+		t.Fatal("the chain has no block with an uncle")
+	}
+	block := chain.blocks[k]
+	uncles := make([]*types.Header, len(block.Uncles()))
+	for i, u := range block.Uncles() {
+		uncles[i] = types.CopyHeader(u)
+	}
+	uncles[0].GasLimit *= 3
+	header := block.Header()
+	header.UncleHash = types.CalcUncleHash(uncles)
+	body := *block.Body()
+	body.Uncles = uncles
+	bad := types.NewBlockWithHeader(header).WithBody(body)
+	dir := t.TempDir()
+	genesis := writeGenesis(t, dir, "genesis.json", chain.genesis)
+	path := writeFile(t, dir, "chain.rlp", append(bytes.Clone(chain.export[:chain.offsets[k]]), mustRLP(t, bad)...))
+	r := keccakroot(t, nil, "replay", "--json", "--genesis", genesis, path)
+	wantCode(t, r, exitMismatch)
+	var res replayResult
+	decodeJSON(t, r, &res)
+	if b := res.BadBlock; b == nil || b.Number != bad.NumberU64() || b.Side != "chain" {
+		t.Fatalf("want block %d refused for its uncle:\n%v", bad.NumberU64(), r)
+	}
+	wantOutput(t, res.BadBlock.Reason, "invalid uncles")
+}

@@ -31,15 +31,16 @@ Examples:
 Amsterdam block's access list as a fifth item; gzip is detected by its magic bytes;
 - reads standard input) and checks each block as go-ethereum's import does before
 executing it: its header against its parent's with go-ethereum's consensus engine
-(number, time, gas limit, base fee, the fork's fields), its body against its header
-(transactions, uncles, withdrawals, blobs, an attached block access list's hash).
+(number, time, gas limit, base fee, the fork's fields), its uncles against its
+ancestors, its body against its header (transactions, uncles, withdrawals, blobs,
+an attached block access list's hash).
 Then executes it with go-ethereum's StateProcessor on a StateDB over
 adapter.NewStateDatabase, the trie prefetcher on, validates it as go-ethereum's
 block validator does (gas used, bloom, receipts root, requests, block access list,
 state root) and commits it into a path-scheme trie database, in memory or, with
 --datadir, in go-ethereum's pebble store under DIR. A genesis block at the start of
 the file is checked against the genesis and skipped. Not checked: proof-of-work
-seals, and the headers of uncles against their ancestors.
+seals.
 
 --geth executes every block on go-ethereum's own state database too and prints both
 times side by side; a state root that differs between them fails the block.

@@ -41,10 +41,12 @@ type replayer struct {
 	sides    []*replaySide // keccakroot's first
 }
 
-// knownHeader is a header the replayer executed, with its hash.
+// knownHeader is a header the replayer executed, with its hash and its
+// block's uncles (which the next blocks may not include again).
 type knownHeader struct {
 	header *types.Header
 	hash   common.Hash
+	uncles []*types.Header
 }
 
 // replaySide is one state database of a replay and the time it spent.
@@ -136,11 +138,21 @@ func (r *replayer) GetHeaderByNumber(number uint64) *types.Header {
 	return nil
 }
 
+// GetBlock returns a recent block with its uncles alone, which is all the
+// consensus engine's check of a block's uncles reads of its ancestors.
+func (r *replayer) GetBlock(hash common.Hash, number uint64) *types.Block {
+	header := r.GetHeader(hash, number)
+	if header == nil {
+		return nil
+	}
+	return types.NewBlockWithHeader(header).WithBody(types.Body{Uncles: r.recent[number%recentHeaders].uncles})
+}
+
 // advance makes block the head, in place of the header recentHeaders
 // below it.
 func (r *replayer) advance(block *types.Block) {
 	r.head, r.headHash = block.Header(), block.Hash()
-	r.recent[r.head.Number.Uint64()%recentHeaders] = knownHeader{header: r.head, hash: r.headHash}
+	r.recent[r.head.Number.Uint64()%recentHeaders] = knownHeader{header: r.head, hash: r.headHash, uncles: block.Uncles()}
 }
 
 // blockFailure is a block that failed a check: on which side, and why.
@@ -155,8 +167,9 @@ type blockFailure struct {
 func (f *blockFailure) Error() string { return f.side + ": " + f.reason }
 
 // execute checks block as go-ethereum's import does before executing it
-// (its link to the head, its header against the head by the consensus
-// engine, its body against its header), runs it on every side and makes it
+// (its link to the head, its header against the head and its uncles
+// against its ancestors by the consensus engine, its body against its
+// header), runs it on every side and makes it
 // the head. A block that fails is a *blockFailure: of the "chain" if it
 // fails a check before execution or on every side, else of the side it
 // fails on; with two sides, both must reach the same state root.
@@ -167,6 +180,9 @@ func (r *replayer) execute(block *types.Block) error {
 	}
 	if err := r.engine.VerifyHeader(r, block.Header()); err != nil {
 		return &blockFailure{side: "chain", reason: "invalid header: " + err.Error()}
+	}
+	if err := r.engine.VerifyUncles(r, block); err != nil {
+		return &blockFailure{side: "chain", reason: "invalid uncles: " + err.Error()}
 	}
 	if err := adapter.ValidateBody(r.config, block); err != nil {
 		return &blockFailure{side: "chain", reason: err.Error()}
