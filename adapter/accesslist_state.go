@@ -151,11 +151,13 @@ func applyAccessList(parentRoot common.Hash, list *bal.BlockAccessList, db datab
 	// The addresses' preimages, for a trie database that records them, as
 	// go-ethereum's account trie keeps them: the slots' went with their
 	// storage tries' changes.
-	addresses := make([][]byte, len(changes))
-	for i := range changes {
-		addresses[i] = changes[i].access.Address[:]
+	if accounts.preimages != nil {
+		addresses := make([][]byte, len(changes))
+		for i := range changes {
+			addresses[i] = changes[i].access.Address[:]
+		}
+		accounts.notePreimages(addresses, keys, values)
 	}
-	accounts.notePreimages(addresses, keys, values)
 	root, set := accounts.Commit(true)
 	if set != nil {
 		if err := merged.Merge(set); err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/params"
 )
@@ -34,25 +35,25 @@ func ValidateBody(config *params.ChainConfig, block *types.Block) error {
 		return nilArgument("block")
 	}
 	header := block.Header()
-	number := block.NumberU64()
-	mismatch := func(field string, want, got [32]byte, err error) error {
-		return &MismatchError{Number: number, Field: field, Header: want, Computed: got, Err: err}
+	number := header.Number.Uint64()
+	mismatch := func(field int, want, got common.Hash, err error) error {
+		return &MismatchError{Number: number, Field: headerFields[field].name, Header: want, Computed: got, Err: err}
 	}
 	if header.Difficulty.Sign() == 0 && len(block.Uncles()) > 0 {
 		return fmt.Errorf("%w: block %d: %d uncles in a proof-of-stake block", ErrInvalidBody, number, len(block.Uncles()))
 	}
-	if hash := types.CalcUncleHash(block.Uncles()); hash != header.UncleHash {
-		return mismatch("sha3Uncles", header.UncleHash, hash, ErrUncleHashMismatch)
+	if hash := UncleHash(block.Uncles()); hash != header.UncleHash {
+		return mismatch(headerUncleHash, header.UncleHash, hash, ErrUncleHashMismatch)
 	}
-	if hash := DeriveSha(block.Transactions()); hash != header.TxHash {
-		return mismatch("transactionsRoot", header.TxHash, hash, ErrTxRootMismatch)
+	if hash := TransactionsRoot(block.Transactions()); hash != header.TxHash {
+		return mismatch(headerTxHash, header.TxHash, hash, ErrTxRootMismatch)
 	}
 	switch {
 	case header.WithdrawalsHash != nil && block.Withdrawals() == nil:
 		return fmt.Errorf("%w (block %d)", ErrMissingWithdrawals, number)
 	case header.WithdrawalsHash != nil:
-		if hash := DeriveSha(block.Withdrawals()); hash != *header.WithdrawalsHash {
-			return mismatch("withdrawalsRoot", *header.WithdrawalsHash, hash, ErrWithdrawalsRootMismatch)
+		if hash := WithdrawalsRoot(block.Withdrawals()); hash != *header.WithdrawalsHash {
+			return mismatch(headerWithdrawalsHash, *header.WithdrawalsHash, hash, ErrWithdrawalsRootMismatch)
 		}
 	case block.Withdrawals() != nil:
 		return fmt.Errorf("%w (block %d)", ErrUnexpectedWithdrawals, number)
@@ -72,7 +73,7 @@ func ValidateBody(config *params.ChainConfig, block *types.Block) error {
 		return fmt.Errorf("%w: block %d: %d blobs and no blob gas used in the header", ErrInvalidBody, number, blobs)
 	}
 	list := block.AccessList()
-	if !config.IsAmsterdam(block.Number(), block.Time()) {
+	if !config.IsAmsterdam(header.Number, header.Time) {
 		switch {
 		case list != nil && header.BlockAccessListHash == nil:
 			return fmt.Errorf("%w (block %d, before Amsterdam)", ErrUnexpectedAccessList, number)
@@ -88,9 +89,9 @@ func ValidateBody(config *params.ChainConfig, block *types.Block) error {
 		return nil // the devp2p form: execution computes the list, and ValidateState checks it
 	}
 	if hash := list.Hash(); hash != *header.BlockAccessListHash {
-		return mismatch("blockAccessListHash", *header.BlockAccessListHash, hash, ErrAccessListHashMismatch)
+		return mismatch(headerBlockAccessListHash, *header.BlockAccessListHash, hash, ErrAccessListHashMismatch)
 	}
-	if err := list.Validate(block.GasLimit(), len(block.Transactions())); err != nil {
+	if err := list.Validate(header.GasLimit, len(block.Transactions())); err != nil {
 		return fmt.Errorf("%w: block %d: block access list: %w", ErrInvalidBody, number, err)
 	}
 	return nil

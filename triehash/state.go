@@ -98,7 +98,7 @@ func (o Options) StorageRoot(keys, values [][32]byte) ([32]byte, error) {
 		slot = append(slot, i)
 	}
 	for _, i := range slot {
-		if zeros[keys[i]] {
+		if zeros != nil && zeros[keys[i]] {
 			return [32]byte{}, duplicateSlot(keys[i])
 		}
 	}
