@@ -44,6 +44,14 @@ func (id batchKernelID) inPlace() bool {
 	return id == batchAMD64AVX512BW || id == batchAMD64AVX2
 }
 
+// anyLength reports whether the kernel has a kernel of its own for a group
+// of id.width() messages of any lengths (see sumAnyGroup), which reads
+// them in place, each block by block, and writes each digest through its
+// own pointer once its last block is absorbed.
+func (id batchKernelID) anyLength() bool {
+	return id == batchAMD64AVX512BW || id == batchAMD64AVX2
+}
+
 // width is the number of states the kernel permutes at once.
 func (id batchKernelID) width() int {
 	switch id {
@@ -176,7 +184,116 @@ func Sum256Batch(out [][32]byte, msgs [][]byte) {
 		sumShort(id, out, msgs)
 		return
 	}
+	if id.anyLength() && sumGrouped(id, out, msgs) {
+		return
+	}
 	sumMixed(id, out, msgs)
+}
+
+// groupWindow is how many messages sumGrouped orders by length at a time.
+const groupWindow = 64
+
+// groupedSlack returns, as num/den, how many times the fewest permutations
+// a driver can make sumGrouped may make for a window: what the any-length
+// kernel saves against sumMixed for the same blocks, its lanes all busy
+// (BenchmarkSum256BatchGroups, BenchmarkSum256BatchMixed): about a fifth
+// for the 8-way kernel, a twentieth for the 4-way one, whose permutations
+// take a larger share of a call.
+func groupedSlack(id batchKernelID) (num, den int) {
+	if id.width() == 8 {
+		return 6, 5
+	}
+	return 21, 20
+}
+
+// sumGrouped hashes msgs with id's any-length kernel, id.width() messages
+// a call, and reports whether it did: not if a message has more than
+// maxBatchBlocks blocks. It takes up to groupWindow messages at a time and
+// orders them by their number of blocks, the longest first, so that the
+// messages of one call are of about one length and its lanes finish
+// together. A last group of batchSolo messages or fewer is hashed with
+// Sum256.
+//
+// A lane of the kernel holds one message for the whole call, where
+// sumMixed gives a lane whose message is done the next one: when the
+// groups would leave so many lanes idle that they take more permutations
+// than sumMixed by a margin larger than what the kernel saves (see
+// groupedSlack), the window goes to sumMixed instead.
+func sumGrouped(id batchKernelID, out [][32]byte, msgs [][]byte) bool {
+	for _, m := range msgs {
+		if len(m) >= maxBatchBlocks*rate {
+			return false
+		}
+	}
+	w, solo := id.width(), batchSolo(id)
+	for len(msgs) > 0 {
+		n := min(groupWindow, len(msgs))
+		var (
+			blocks [groupWindow]uint8
+			order  [groupWindow]uint8
+			next   [maxBatchBlocks + 1]uint8 // where the next message of b blocks goes in order
+		)
+		for i, m := range msgs[:n] {
+			b := len(m)/rate + 1
+			blocks[i] = uint8(b)
+			next[b]++
+		}
+		at := uint8(0)
+		for b := maxBatchBlocks; b > 0; b-- {
+			at, next[b] = at+next[b], at
+		}
+		total, grouped := 0, 0
+		for i := range n {
+			b := blocks[i]
+			order[next[b]] = uint8(i)
+			next[b]++
+			total += int(b)
+		}
+		for g := 0; g+solo < n; g += w {
+			grouped += int(blocks[order[g]])
+		}
+		// The fewest permutations any driver needs: the longest message's
+		// blocks, or all blocks spread over all lanes.
+		fewest := max(int(blocks[order[0]]), (total+w-1)/w)
+		if num, den := groupedSlack(id); grouped*den > fewest*num {
+			sumMixed(id, out[:n], msgs[:n])
+			out, msgs = out[n:], msgs[n:]
+			continue
+		}
+		for g := 0; g < n; g += w {
+			k := min(w, n-g)
+			if k <= solo {
+				for _, i := range order[g : g+k] {
+					out[i] = Sum256(msgs[i])
+				}
+				continue
+			}
+			var (
+				to    [maxBatchWidth]*[32]byte
+				from  [maxBatchWidth][]byte
+				spare [32]byte
+			)
+			for j := range w {
+				// An idle lane hashes an empty message into a digest
+				// nobody reads, at the address of that digest: a nil one
+				// would make the kernel's masked loads, which read
+				// nothing, point at memory the program has not mapped,
+				// which costs a page walk each.
+				to[j], from[j] = &spare, spare[:0]
+				if j < k {
+					i := order[g+j]
+					to[j], from[j] = &out[i], msgs[i]
+				}
+			}
+			if nblocks := int(blocks[order[g]]); nblocks > 1 {
+				sumAnyGroup(id, &to, &from, nblocks)
+			} else {
+				sumShortGroup(id, &to, &from) // cheaper for one block
+			}
+		}
+		out, msgs = out[n:], msgs[n:]
+	}
+	return true
 }
 
 // sum256Short is Sum256Batch for messages known to be at most 135 bytes,

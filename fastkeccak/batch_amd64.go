@@ -37,6 +37,33 @@ func sumShort8AVX512(out *[8]*[32]byte, msgs *[8][]byte)
 //go:noescape
 func sumShort4AVX2(out *[4]*[32]byte, msgs *[4][]byte)
 
+// sumAny8AVX512 sets *out[j] to the Keccak-256 digest of msgs[j] for
+// eight messages of at most nblocks blocks each (a message of n bytes has
+// n/136+1 blocks), of any lengths, read in place with byte-masked loads
+// (never a byte past a message). It needs AVX512F, AVX512BW and BMI2.
+//
+//go:noescape
+func sumAny8AVX512(out *[8]*[32]byte, msgs *[8][]byte, nblocks int)
+
+// sumAny4AVX2 is sumAny8AVX512 for four messages, with AVX2 only.
+//
+//go:noescape
+func sumAny4AVX2(out *[4]*[32]byte, msgs *[4][]byte, nblocks int)
+
+// sumAnyGroup sets *to[j] to the digest of from[j], j < id.width(), for
+// messages of at most nblocks blocks, with the any-length kernel of id
+// (see batchKernelID.anyLength).
+func sumAnyGroup(id batchKernelID, to *[maxBatchWidth]*[32]byte, from *[maxBatchWidth][]byte, nblocks int) {
+	switch id {
+	case batchAMD64AVX512BW:
+		sumAny8AVX512(to, from, nblocks)
+	case batchAMD64AVX2:
+		sumAny4AVX2((*[4]*[32]byte)(to[:4]), (*[4][]byte)(from[:4]), nblocks)
+	default:
+		panic("fastkeccak: no any-length kernel in " + id.String())
+	}
+}
+
 // sumShortGroup sets *to[j] to the digest of from[j], j < id.width(), for
 // messages of at most 135 bytes, with the one-block kernel of id (see
 // batchKernelID.inPlace).
@@ -72,8 +99,10 @@ func builtBatchKernels() []batchKernelID {
 // the 4-way AVX2 one. Where AVX512BW and BMI2 are there too (on every
 // AVX-512 core so far), the 8-way kernel comes with its one-block kernel,
 // which reads eight short messages in place and writes their digests, in
-// place of the Go driver's copying, padding and picking out
-// (amd64-avx512x8-bw; docs/performance.md has the figures).
+// place of the Go driver's copying, padding and picking out, and its
+// any-length kernel, which does the same for eight messages of up to
+// maxBatchBlocks blocks, the longer trie nodes (amd64-avx512x8-bw;
+// docs/performance.md has the figures).
 func availableBatchKernels() []batchKernelID {
 	var ids []batchKernelID
 	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasBMI2 {

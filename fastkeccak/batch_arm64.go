@@ -54,3 +54,9 @@ func batchAbsorb(id batchKernelID, l *batchLanes, fresh uint64, nblocks int) {
 func sumShortGroup(id batchKernelID, _ *[maxBatchWidth]*[32]byte, _ *[maxBatchWidth][]byte) {
 	panic("fastkeccak: no one-block kernel in " + id.String())
 }
+
+// sumAnyGroup is the any-length kernel of an amd64 batch kernel, which
+// this build does not have.
+func sumAnyGroup(id batchKernelID, _ *[maxBatchWidth]*[32]byte, _ *[maxBatchWidth][]byte, _ int) {
+	panic("fastkeccak: no any-length kernel in " + id.String())
+}

@@ -219,3 +219,36 @@ func BenchmarkSum256BatchMixed(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSum256BatchGroups hashes the small batches of trie nodes that a
+// Builder's queue of branches hands to Sum256Batch, eight nodes or fewer
+// of different lengths: branches of three and four blocks (400 and 532
+// bytes) beside a short branch or an extension of one. Batches of eight
+// or fewer messages, some of more than one block, are where the
+// any-length kernel replaces the driver around the block kernel.
+func BenchmarkSum256BatchGroups(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		sizes []int
+	}{
+		{"branches-and-nodes", []int{532, 400, 400, 371, 110, 400, 532, 82}},
+		{"three-blocks", []int{400, 400, 400, 400, 400, 400, 400, 400}},
+		{"four-blocks", []int{532, 532, 532, 532, 532, 532, 532, 532}},
+		{"six-messages", []int{532, 400, 110, 110, 110, 400}},
+	} {
+		buf := benchMessage(4096)
+		msgs := make([][]byte, len(c.sizes))
+		want := make([][32]byte, len(c.sizes))
+		for i, size := range c.sizes {
+			msgs[i] = buf[37*i : 37*i+size]
+			copy(want[i][:], referenceDigest(msgs[i], 32))
+		}
+		b.Run(c.name, func(b *testing.B) {
+			out := make([][32]byte, len(msgs))
+			for b.Loop() {
+				Sum256Batch(out, msgs)
+			}
+			checkBatchDigests(b, out, want)
+		})
+	}
+}

@@ -5,6 +5,8 @@
 //	absorbBatch4AVX2    4 states, one ymm register per lane  (avx2.go)
 //	sumShort8AVX512     8 one-block messages, read in place   (short512.go)
 //	sumShort4AVX2       4 one-block messages, read in place   (short2.go)
+//	sumAny8AVX512       8 messages of any length, read in place (any512.go)
+//	sumAny4AVX2         4 messages of any length, read in place (any2.go)
 //
 // Run it from the fastkeccak/_asm folder:
 //
@@ -76,5 +78,7 @@ func main() {
 	absorbBatch4AVX2()
 	sumShort8AVX512()
 	sumShort4AVX2()
+	sumAny8AVX512()
+	sumAny4AVX2()
 	Generate()
 }

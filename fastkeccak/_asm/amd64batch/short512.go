@@ -32,6 +32,8 @@ package main
 // It needs AVX512F, AVX512BW (the byte masks) and BMI2 (BZHI).
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -70,7 +72,7 @@ func short512Tables() {
 // the row of a message of sLen bytes that starts at byte offset: the
 // bytes offset.. of the message, and the byte at its end if that falls in
 // the row. Indexes are clamped at zero; BZHI leaves all 64 bits for an
-// index of 64 or more.
+// index of 64 to 255 (it reads only the index's low byte).
 func rowMasks(offset int) {
 	if offset == 0 {
 		BZHIQ(sLen, sOnes, sLoad)
@@ -92,12 +94,20 @@ func rowMasks(offset int) {
 	KMOVQ(sPadded, K2)
 }
 
+// loadMessage512 sets sPtr and sLen to the first byte and the length of
+// message j.
+func loadMessage512(j int) {
+	MOVQ(Mem{Base: sMsgs, Disp: sliceHeaderBytes * j}, sPtr)
+	MOVQ(Mem{Base: sMsgs, Disp: sliceHeaderBytes*j + 8}, sLen)
+}
+
 // loadRows loads row offset (0 or 64) of message j into rows[j], with its
-// padding byte; pad is the register of 0x01 bytes.
-func loadRows(offset int, rows []VecPhysical, pad VecPhysical) {
+// padding byte; pad is the register of 0x01 bytes. source(j) sets sPtr and
+// sLen to where message j's block starts and how many of its bytes are
+// left from there (loadMessage512 for a message's only block).
+func loadRows(offset int, rows []VecPhysical, pad VecPhysical, source func(j int)) {
 	for j, row := range rows {
-		MOVQ(Mem{Base: sMsgs, Disp: sliceHeaderBytes * j}, sPtr)
-		MOVQ(Mem{Base: sMsgs, Disp: sliceHeaderBytes*j + 8}, sLen)
+		source(j)
 		rowMasks(offset)
 		VMOVDQU8_Z(Mem{Base: sPtr, Disp: offset}, K1, row)
 		VMOVDQU8(pad, K2, row)
@@ -137,8 +147,9 @@ func transpose8x8(rows, tmp, dst []VecPhysical) {
 }
 
 // storeDigests writes lanes 0..3 of the eight states (Z0..Z3) through the
-// eight pointers at sOut.
-func storeDigests() {
+// eight pointers at sOut; with a mask register, only the digests of the
+// states whose bit is set in it. It overwrites Z4..Z11, Z20 and Z21.
+func storeDigests(mask Register) {
 	// Z4 = lanes 0, 1 of the even states, Z5 of the odd ones, pair by pair;
 	// Z6, Z7 the same for lanes 2, 3.
 	VPUNPCKLQDQ(Z1, Z0, Z4)
@@ -156,11 +167,25 @@ func storeDigests() {
 		res := zmm[8+i]
 		VMOVDQA64(lo, res)
 		VPERMT2Q(hi, idx, res)
-		s := 4*(i/2) + i%2 // the first state of the pair
-		MOVQ(Mem{Base: sOut, Disp: 8 * s}, sPtr)
-		VMOVDQU(res.AsY(), Mem{Base: sPtr}) // VEX: Z8..Z11 need no AVX512VL
-		MOVQ(Mem{Base: sOut, Disp: 8 * (s + 2)}, sPtr)
-		VEXTRACTI64X4(U8(1), res, Mem{Base: sPtr})
+		s := 4*(i/2) + i%2                                                   // the first state of the pair
+		storeDigest(mask, s, func() { VMOVDQU(res.AsY(), Mem{Base: sPtr}) }) // VEX: Z8..Z11 need no AVX512VL
+		storeDigest(mask, s+2, func() { VEXTRACTI64X4(U8(1), res, Mem{Base: sPtr}) })
+	}
+}
+
+// storeDigest emits store, which writes state s's digest through sPtr,
+// after loading sPtr from out; with a mask register, only if bit s is set
+// in it.
+func storeDigest(mask Register, s int, store func()) {
+	skip := fmt.Sprintf("digest%dskipped", s)
+	if mask != nil {
+		BTQ(U8(s), mask)
+		JCC(LabelRef(skip))
+	}
+	MOVQ(Mem{Base: sOut, Disp: 8 * s}, sPtr)
+	store()
+	if mask != nil {
+		Label(skip)
 	}
 }
 
@@ -180,7 +205,7 @@ func sumShort8AVX512() {
 		Commentf("Bytes %d..%d of each message: lanes %d..%d.", 64*half, 64*half+63, 8*half, 8*half+7)
 		MOVL(U32(1), zScratch.As32())
 		VPBROADCASTB(zScratch.As32(), pad)
-		loadRows(64*half, rows, pad)
+		loadRows(64*half, rows, pad, loadMessage512)
 		transpose8x8(rows, tmp, zmm[8*half:8*half+8])
 	}
 
@@ -189,8 +214,7 @@ func sumShort8AVX512() {
 	VPXORQ(lane16, lane16, lane16)
 	VPBROADCASTB(zScratch.As32(), pad) // zScratch still holds 1
 	for j := 0; j < zmmWidth; j++ {
-		MOVQ(Mem{Base: sMsgs, Disp: sliceHeaderBytes * j}, sPtr)
-		MOVQ(Mem{Base: sMsgs, Disp: sliceHeaderBytes*j + 8}, sLen)
+		loadMessage512(j)
 		rowMasks(128) // at most the low 8 bits: zmm moves, without AVX512VL
 		VMOVDQU8_Z(Mem{Base: sPtr, Disp: 128}, K1, Z24)
 		VMOVDQU8(pad, K2, Z24)
@@ -210,7 +234,7 @@ func sumShort8AVX512() {
 	s.permute()
 
 	Comment("The digests: lanes 0..3 of each state.")
-	storeDigests()
+	storeDigests(nil)
 	VZEROUPPER()
 	RET()
 }

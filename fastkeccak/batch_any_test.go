@@ -1,0 +1,132 @@
+package fastkeccak
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// anyLengthKernels are the batch kernels of this build that have an
+// any-length kernel (see sumAnyGroup), the CPU's or not.
+func anyLengthKernels() []batchKernelID {
+	var ids []batchKernelID
+	for _, id := range builtBatchKernels() {
+		if id.anyLength() {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// TestSumAnyGroupDirect calls the any-length kernels with a group of
+// messages whose lengths differ lane by lane, from empty to maxBatchBlocks
+// blocks, each lane's message at an offset of its own in a buffer of its
+// own, and checks every digest against Sum256, that each digest pointer
+// gets its own message's digest and that no message is written.
+func TestSumAnyGroupDirect(t *testing.T) {
+	ids := anyLengthKernels()
+	if len(ids) == 0 {
+		t.Skip("this build has no any-length batch kernel")
+	}
+	for _, id := range ids {
+		t.Run(id.String(), func(t *testing.T) {
+			requireBatch(t, id)
+			w := id.width()
+			rng := rand.New(rand.NewPCG(31, uint64(id)))
+			iterations := 400
+			if testing.Short() {
+				iterations = 60
+			}
+			for iter := range iterations {
+				// Most groups are of trie nodes (up to four blocks); some
+				// reach the most blocks a call takes.
+				most := 4 * rate
+				if iter%10 == 9 {
+					most = maxBatchBlocks * rate
+				}
+				var (
+					to    [maxBatchWidth]*[32]byte
+					from  [maxBatchWidth][]byte
+					out   [maxBatchWidth][32]byte
+					saved [maxBatchWidth][]byte
+				)
+				blocks := 0
+				for j := range w {
+					size := rng.IntN(most)
+					switch rng.IntN(8) {
+					case 0:
+						size = 0
+					case 1:
+						size = rate * (1 + rng.IntN(most/rate)) // a whole number of blocks
+					}
+					off := rng.IntN(16)
+					buf := make([]byte, off+size)
+					for k := range buf {
+						buf[k] = byte(rng.Uint32())
+					}
+					from[j], saved[j] = buf[off:], bytes.Clone(buf[off:])
+					to[j] = &out[j]
+					blocks = max(blocks, size/rate+1)
+				}
+				sumAnyGroup(id, &to, &from, blocks)
+				for j := range w {
+					if want := Sum256(from[j]); out[j] != want {
+						t.Fatalf("iteration %d, lane %d (%d bytes, %d blocks in the call): %x, want %x",
+							iter, j, len(from[j]), blocks, out[j], want)
+					}
+					if !bytes.Equal(from[j], saved[j]) {
+						t.Fatalf("iteration %d: the kernel wrote to message %d", iter, j)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSum256BatchGrouping covers the ways Sum256Batch hands a batch with
+// messages of more than one block to the any-length kernel: batches of
+// every size up to a few windows (full groups, a last group with idle
+// lanes, a last group small enough for Sum256), of one length, of lengths
+// that group well and of lengths that make it fall back to sumMixed for a
+// window, and a batch with a message longer than a call takes.
+func TestSum256BatchGrouping(t *testing.T) {
+	buf := make([]byte, (maxBatchBlocks+2)*rate)
+	for i := range buf {
+		buf[i] = byte(i*41 + 5)
+	}
+	shapes := map[string]func(rng *rand.Rand, i int) int{
+		"random":        func(rng *rand.Rand, _ int) int { return rng.IntN(4 * rate) },
+		"branches":      func(rng *rand.Rand, _ int) int { return 2*rate + rng.IntN(2*rate) },
+		"one long in 5": func(_ *rand.Rand, i int) int { return []int{532, 110, 110, 110, 110}[i%5] },
+		"one too long": func(_ *rand.Rand, i int) int {
+			if i == 3 {
+				return maxBatchBlocks * rate
+			}
+			return 300
+		},
+	}
+	for _, id := range builtBatchKernels() {
+		if !id.anyLength() {
+			continue
+		}
+		t.Run(id.String(), func(t *testing.T) {
+			requireBatch(t, id)
+			useBatch(t, id)
+			for name, size := range shapes {
+				rng := rand.New(rand.NewPCG(3, uint64(len(name))))
+				for _, n := range []int{3, 5, 8, 9, 10, 15, 16, 17, 63, 64, 65, 72, 130, 200} {
+					msgs := make([][]byte, n)
+					for i := range msgs {
+						s := size(rng, i)
+						off := rng.IntN(len(buf) - s + 1)
+						msgs[i] = buf[off : off+s]
+					}
+					out := make([][32]byte, n)
+					Sum256Batch(out, msgs)
+					checkBatch(t, fmt.Sprintf("%s, %d messages", name, n), out, msgs)
+				}
+			}
+		})
+	}
+}
