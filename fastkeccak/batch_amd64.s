@@ -4395,7 +4395,7 @@ TEXT ·sumAny8AVX512(SB), $1616-24
 	VMOVDQU64 Z0, 1536(SP)
 
 block:
-	// Bytes 0..63 of each message's block: lanes 0..7.
+	// Bytes 0..63 of each message: lanes 0..7.
 	MOVL         $0x00000001, AX
 	VPBROADCASTB AX, Z31
 	MOVQ         (SI), DX
@@ -4559,7 +4559,7 @@ block:
 	VSHUFI64X2   $0x88, Z23, Z19, Z3
 	VSHUFI64X2   $0xdd, Z23, Z19, Z7
 
-	// Bytes 64..127 of each message's block: lanes 8..15.
+	// Bytes 64..127 of each message: lanes 8..15.
 	MOVL         $0x00000001, AX
 	VPBROADCASTB AX, Z31
 	MOVQ         (SI), DX

@@ -133,15 +133,7 @@ func sumAny4AVX2() {
 	}
 	MOVQ(s2Words, st.Offset(any2LastOffset))
 
-	Comment("The first round's parities.")
-	head := [5]VecPhysical{Y0, Y1, Y2, Y3, Y4}
-	for x, c := range head {
-		VMOVDQU(st.Offset(ymmLaneBytes*x), c)
-		for y := 1; y < 5; y++ {
-			VPXOR(st.Offset(ymmLaneBytes*(x+5*y)), c, c)
-		}
-	}
-	ymmPermute(st, spare, head, "rounds")
+	ymmPermuteFromMemory(st, spare)
 
 	Comment("The digests of the states whose last block this was.")
 	MOVQ(st.Offset(any2LastOffset), s2Words)

@@ -101,16 +101,7 @@ func sumAny8AVX512() {
 	}
 
 	Label("block")
-	rows := zmm[16:24]
-	tmp := zmm[24:32]
-	pad := zmm[31]
-	for half := 0; half < 2; half++ {
-		Commentf("Bytes %d..%d of each message's block: lanes %d..%d.", 64*half, 64*half+63, 8*half, 8*half+7)
-		MOVL(U32(1), zScratch.As32())
-		VPBROADCASTB(zScratch.As32(), pad)
-		loadRows(64*half, rows, pad, blockSource)
-		transpose8x8(rows, tmp, zmm[8*half:8*half+8])
-	}
+	pad := loadLanes0To15(blockSource)
 
 	Comment("Bytes 128..135: lane 16; and which messages end in this block.")
 	lane16 := zmm[16]

@@ -103,6 +103,20 @@ func tailPart(n int, skip string) {
 	Label(skip)
 }
 
+// ymmPermuteFromMemory emits the first round's parities of the states in
+// st, then the 24 rounds (see ymmPermute), the states ending in st.
+func ymmPermuteFromMemory(st, spare Mem) {
+	Comment("The first round's parities.")
+	head := [5]VecPhysical{Y0, Y1, Y2, Y3, Y4}
+	for x, c := range head {
+		VMOVDQU(st.Offset(ymmLaneBytes*x), c)
+		for y := 1; y < 5; y++ {
+			VPXOR(st.Offset(ymmLaneBytes*(x+5*y)), c, c)
+		}
+	}
+	ymmPermute(st, spare, head, "rounds")
+}
+
 func sumShort4AVX2() {
 	TEXT("sumShort4AVX2", 0, "func(out *[4]*[32]byte, msgs *[4][]byte)")
 	Doc("sumShort4AVX2 hashes four messages of at most 135 bytes.")
@@ -157,15 +171,7 @@ func sumShort4AVX2() {
 		XORQ(s2Tail, Mem{Base: yStatePtr, Index: s2Words, Scale: 1, Disp: 8 * j})
 	}
 
-	Comment("The first round's parities.")
-	head := [5]VecPhysical{Y0, Y1, Y2, Y3, Y4}
-	for x, c := range head {
-		VMOVDQU(st.Offset(ymmLaneBytes*x), c)
-		for y := 1; y < 5; y++ {
-			VPXOR(st.Offset(ymmLaneBytes*(x+5*y)), c, c)
-		}
-	}
-	ymmPermute(st, spare, head, "rounds")
+	ymmPermuteFromMemory(st, spare)
 
 	Comment("The digests: lanes 0..3 of each state, through the pointers.")
 	for k, lane := range rows {

@@ -189,6 +189,25 @@ func storeDigest(mask Register, s int, store func()) {
 	}
 }
 
+// loadLanes0To15 loads bytes 0..127 of each of the eight messages, as
+// source (see loadRows) finds them, into lanes 0..15 of the eight states
+// (Z0..Z15), with the first padding byte where a message ends among them.
+// It returns the register it broadcast the padding byte to, and leaves 1 in
+// zScratch.
+func loadLanes0To15(source func(j int)) (pad VecPhysical) {
+	rows := zmm[16:24]
+	tmp := zmm[24:32]
+	pad = zmm[31]
+	for half := 0; half < 2; half++ {
+		Commentf("Bytes %d..%d of each message: lanes %d..%d.", 64*half, 64*half+63, 8*half, 8*half+7)
+		MOVL(U32(1), zScratch.As32())
+		VPBROADCASTB(zScratch.As32(), pad)
+		loadRows(64*half, rows, pad, source)
+		transpose8x8(rows, tmp, zmm[8*half:8*half+8])
+	}
+	return pad
+}
+
 func sumShort8AVX512() {
 	TEXT("sumShort8AVX512", 0, "func(out *[8]*[32]byte, msgs *[8][]byte)")
 	Doc("sumShort8AVX512 hashes eight messages of at most 135 bytes.")
@@ -198,16 +217,7 @@ func sumShort8AVX512() {
 	MOVQ(I32(-1), sOnes)
 	XORL(sZero.As32(), sZero.As32())
 
-	rows := zmm[16:24]
-	tmp := zmm[24:32]
-	pad := zmm[31]
-	for half := 0; half < 2; half++ {
-		Commentf("Bytes %d..%d of each message: lanes %d..%d.", 64*half, 64*half+63, 8*half, 8*half+7)
-		MOVL(U32(1), zScratch.As32())
-		VPBROADCASTB(zScratch.As32(), pad)
-		loadRows(64*half, rows, pad, loadMessage512)
-		transpose8x8(rows, tmp, zmm[8*half:8*half+8])
-	}
+	pad := loadLanes0To15(loadMessage512)
 
 	Comment("Bytes 128..135: lane 16, each message's in its element.")
 	lane16 := zmm[16]
