@@ -217,8 +217,10 @@ func groupedSlack(id batchKernelID) (num, den int) {
 // A lane of the kernel holds one message for the whole call, where
 // sumMixed gives a lane whose message is done the next one: when the
 // groups would leave so many lanes idle that they take more permutations
-// than sumMixed by a margin larger than what the kernel saves (see
-// groupedSlack), the window goes to sumMixed instead.
+// than the fewest any driver needs (the longest message's blocks, or all
+// blocks spread over all lanes, which sumMixed comes near) by a margin
+// larger than what the kernel saves (see groupedSlack), the window goes to
+// sumMixed instead.
 func sumGrouped(id batchKernelID, out [][32]byte, msgs [][]byte) bool {
 	for _, m := range msgs {
 		if len(m) >= maxBatchBlocks*rate {

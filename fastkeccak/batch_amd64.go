@@ -40,7 +40,9 @@ func sumShort4AVX2(out *[4]*[32]byte, msgs *[4][]byte)
 // sumAny8AVX512 sets *out[j] to the Keccak-256 digest of msgs[j] for
 // eight messages of at most nblocks blocks each (a message of n bytes has
 // n/136+1 blocks), of any lengths, read in place with byte-masked loads
-// (never a byte past a message). It needs AVX512F, AVX512BW and BMI2.
+// (never a byte past a message). nblocks must be at least 1: the kernel
+// runs it blocks, the longest message's and no more, whatever the
+// messages. It needs AVX512F, AVX512BW and BMI2.
 //
 //go:noescape
 func sumAny8AVX512(out *[8]*[32]byte, msgs *[8][]byte, nblocks int)

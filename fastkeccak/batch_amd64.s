@@ -4402,7 +4402,7 @@ block:
 	MOVQ         8(SI), BX
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4419,7 +4419,7 @@ block:
 	MOVQ         32(SI), BX
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4436,7 +4436,7 @@ block:
 	MOVQ         56(SI), BX
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4453,7 +4453,7 @@ block:
 	MOVQ         80(SI), BX
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4470,7 +4470,7 @@ block:
 	MOVQ         104(SI), BX
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4487,7 +4487,7 @@ block:
 	MOVQ         128(SI), BX
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4504,7 +4504,7 @@ block:
 	MOVQ         152(SI), BX
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4521,7 +4521,7 @@ block:
 	MOVQ         176(SI), BX
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4566,7 +4566,7 @@ block:
 	MOVQ         8(SI), BX
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4588,7 +4588,7 @@ block:
 	MOVQ         32(SI), BX
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4610,7 +4610,7 @@ block:
 	MOVQ         56(SI), BX
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4632,7 +4632,7 @@ block:
 	MOVQ         80(SI), BX
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4654,7 +4654,7 @@ block:
 	MOVQ         104(SI), BX
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4676,7 +4676,7 @@ block:
 	MOVQ         128(SI), BX
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4698,7 +4698,7 @@ block:
 	MOVQ         152(SI), BX
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4720,7 +4720,7 @@ block:
 	MOVQ         176(SI), BX
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4778,7 +4778,7 @@ block:
 message0goeson:
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4810,7 +4810,7 @@ message0goeson:
 message1goeson:
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4842,7 +4842,7 @@ message1goeson:
 message2goeson:
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4874,7 +4874,7 @@ message2goeson:
 message3goeson:
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4906,7 +4906,7 @@ message3goeson:
 message4goeson:
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4938,7 +4938,7 @@ message4goeson:
 message5goeson:
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -4970,7 +4970,7 @@ message5goeson:
 message6goeson:
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -5002,7 +5002,7 @@ message6goeson:
 message7goeson:
 	LEAQ         (DX)(CX*1), R13
 	SUBQ         CX, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	CMOVQLT      R11, BX
 	MOVL         $0x00000088, R12
 	CMPQ         BX, R12
@@ -6224,7 +6224,7 @@ block:
 	MOVQ         8(SI), BX
 	LEAQ         (DX)(R9*1), R13
 	SUBQ         R9, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
@@ -6234,7 +6234,7 @@ block:
 	MOVQ         32(SI), BX
 	LEAQ         (DX)(R9*1), R13
 	SUBQ         R9, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
@@ -6244,7 +6244,7 @@ block:
 	MOVQ         56(SI), BX
 	LEAQ         (DX)(R9*1), R13
 	SUBQ         R9, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
@@ -6254,7 +6254,7 @@ block:
 	MOVQ         80(SI), BX
 	LEAQ         (DX)(R9*1), R13
 	SUBQ         R9, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
@@ -6282,7 +6282,7 @@ block:
 	MOVQ         8(SI), BX
 	LEAQ         (DX)(R9*1), R13
 	SUBQ         R9, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
@@ -6292,7 +6292,7 @@ block:
 	MOVQ         32(SI), BX
 	LEAQ         (DX)(R9*1), R13
 	SUBQ         R9, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
@@ -6302,7 +6302,7 @@ block:
 	MOVQ         56(SI), BX
 	LEAQ         (DX)(R9*1), R13
 	SUBQ         R9, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
@@ -6312,7 +6312,7 @@ block:
 	MOVQ         80(SI), BX
 	LEAQ         (DX)(R9*1), R13
 	SUBQ         R9, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
@@ -6340,7 +6340,7 @@ block:
 	MOVQ         8(SI), BX
 	LEAQ         (DX)(R9*1), R13
 	SUBQ         R9, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
@@ -6350,7 +6350,7 @@ block:
 	MOVQ         32(SI), BX
 	LEAQ         (DX)(R9*1), R13
 	SUBQ         R9, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
@@ -6360,7 +6360,7 @@ block:
 	MOVQ         56(SI), BX
 	LEAQ         (DX)(R9*1), R13
 	SUBQ         R9, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
@@ -6370,7 +6370,7 @@ block:
 	MOVQ         80(SI), BX
 	LEAQ         (DX)(R9*1), R13
 	SUBQ         R9, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
@@ -6398,7 +6398,7 @@ block:
 	MOVQ         8(SI), BX
 	LEAQ         (DX)(R9*1), R13
 	SUBQ         R9, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
@@ -6408,7 +6408,7 @@ block:
 	MOVQ         32(SI), BX
 	LEAQ         (DX)(R9*1), R13
 	SUBQ         R9, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
@@ -6418,7 +6418,7 @@ block:
 	MOVQ         56(SI), BX
 	LEAQ         (DX)(R9*1), R13
 	SUBQ         R9, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
@@ -6428,7 +6428,7 @@ block:
 	MOVQ         80(SI), BX
 	LEAQ         (DX)(R9*1), R13
 	SUBQ         R9, BX
-	CMOVQGE      R13, DX
+	CMOVQGT      R13, DX
 	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
@@ -6457,7 +6457,7 @@ block:
 	MOVQ    8(SI), BX
 	LEAQ    (DX)(R9*1), R13
 	SUBQ    R9, BX
-	CMOVQGE R13, DX
+	CMOVQGT R13, DX
 	CMPQ    BX, $0x00000088
 	JGE     full0
 	TESTQ   BX, BX
@@ -6517,7 +6517,7 @@ lane0done:
 	MOVQ    32(SI), BX
 	LEAQ    (DX)(R9*1), R13
 	SUBQ    R9, BX
-	CMOVQGE R13, DX
+	CMOVQGT R13, DX
 	CMPQ    BX, $0x00000088
 	JGE     full1
 	TESTQ   BX, BX
@@ -6577,7 +6577,7 @@ lane1done:
 	MOVQ    56(SI), BX
 	LEAQ    (DX)(R9*1), R13
 	SUBQ    R9, BX
-	CMOVQGE R13, DX
+	CMOVQGT R13, DX
 	CMPQ    BX, $0x00000088
 	JGE     full2
 	TESTQ   BX, BX
@@ -6637,7 +6637,7 @@ lane2done:
 	MOVQ    80(SI), BX
 	LEAQ    (DX)(R9*1), R13
 	SUBQ    R9, BX
-	CMOVQGE R13, DX
+	CMOVQGT R13, DX
 	CMPQ    BX, $0x00000088
 	JGE     full3
 	TESTQ   BX, BX

@@ -57,3 +57,45 @@ func TestSum256BatchPageEdge(t *testing.T) {
 		}
 	})
 }
+
+// TestSum256BatchPageEdgeMixed hashes, with every batch kernel, batches in
+// which one message of every length up to a page ends at the last byte
+// before an inaccessible page while the messages beside it are longer (up
+// to the most blocks one call of a kernel takes) or shorter: a kernel that
+// goes on reading a message once it is done, or reads past its last
+// block, faults.
+func TestSum256BatchPageEdgeMixed(t *testing.T) {
+	page := guardedPage(t)
+	for i := range page {
+		page[i] = byte(i*11 + 3)
+	}
+	other := make([]byte, maxBatchBlocks*rate)
+	for i := range other {
+		other[i] = byte(i*5 + 1)
+	}
+	step := 1
+	if testing.Short() {
+		step = 7
+	}
+	forEachBatchKernel(t, func(t *testing.T, id batchKernelID) {
+		for size := 0; size <= len(page); size += step {
+			edge := page[len(page)-size:]
+			for _, n := range []int{3, 8, 11} {
+				msgs := make([][]byte, n)
+				for i := range msgs {
+					switch i % 3 {
+					case 0:
+						msgs[i] = edge
+					case 1:
+						msgs[i] = other[:len(other)-1-i] // 32 blocks
+					default:
+						msgs[i] = other[:(size*3+i)%(4*rate)]
+					}
+				}
+				out := make([][32]byte, n)
+				Sum256Batch(out, msgs)
+				checkBatch(t, fmt.Sprintf("%d messages, %d bytes at a page's end", n, size), out, msgs)
+			}
+		}
+	})
+}

@@ -44,14 +44,15 @@ const (
 )
 
 // any2Block sets s2Ptr to the start of block a2BlockOff of message j and
-// s2Len to the message's bytes from there: negative for a message that
-// ended before it, whose s2Ptr stays at its start (a masked load that
-// reads nothing still takes a page walk where memory is not mapped).
+// s2Len to the message's bytes from there, negative for a message that
+// ended before it; where no byte is left s2Ptr stays at the message's
+// start (a masked load that reads nothing still takes a page walk where
+// memory is not mapped).
 func any2Block(j int) {
 	loadMessage(j)
 	LEAQ(Mem{Base: s2Ptr, Index: a2BlockOff, Scale: 1}, s2Part)
 	SUBQ(a2BlockOff, s2Len)
-	CMOVQGE(s2Part, s2Ptr)
+	CMOVQGT(s2Part, s2Ptr)
 }
 
 func sumAny4AVX2() {

@@ -61,14 +61,17 @@ func blockSource(j int) {
 
 // blockStart moves sPtr and sLen, a message's start and length, to block
 // aBlockOff: sLen the bytes left from there, clamped to 0..136, and sPtr
-// the block's start, or the message's own for a message that ended before
-// it. The masks of a message that ended load nothing, but a masked load
-// that points past the memory a program has mapped still takes the page
-// walk, and the microcode assist, of a fault it suppresses.
+// the block's start, or the message's own where no byte is left (a block
+// of padding alone, or a message that ended before). The masks then load
+// nothing, but a masked load that points past the memory a program has
+// mapped still takes the page walk, and the microcode assist, of the fault
+// it suppresses. (The rows of a last block past its bytes point past the
+// message too, as in the one-block kernels: within the block, so a page
+// at most.)
 func blockStart() {
 	LEAQ(Mem{Base: sPtr, Index: aBlockOff, Scale: 1}, sLoad)
 	SUBQ(aBlockOff, sLen)
-	CMOVQGE(sLoad, sPtr)
+	CMOVQGT(sLoad, sPtr)
 	clampBlockBytes()
 }
 

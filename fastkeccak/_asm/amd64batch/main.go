@@ -35,6 +35,8 @@
 //
 // The one-block kernels have a convention of their own: they take the
 // messages' slice headers and a pointer for each digest (see short512.go).
+// The any-length kernels take the same and nblocks, at least 1 and at
+// least each message's len/136+1 (see any512.go).
 //
 // Every function has a frame of at least 128 bytes and no NOSPLIT, which
 // keeps the stack check in the prologue; the Go caller bounds nblocks so
