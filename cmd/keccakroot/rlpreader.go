@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -53,11 +54,31 @@ func (e *framingError) Unwrap() []error {
 	return []error{e.Err}
 }
 
-// gzipReader marks the errors of a gzip stream, so that the block reader
-// can tell a broken gzip stream from a truncated chain.
+// gzipReader reads a gzip file member by member (gzip allows several, one
+// after another, as cat of two .gz files makes) and marks the errors of
+// the compressed data, so that the block reader can tell a broken gzip
+// stream from a truncated chain. It reads each member itself, rather than
+// leaving that to gzip.Reader's multistream mode, to tell bytes after the
+// last member that do not start another (trailing garbage, however short)
+// from a member cut short (a truncated file).
 type gzipReader struct {
-	zr *gzip.Reader
+	src *bufio.Reader // exactly past the current member's end once it is read: gzip reads a ByteReader no further
+	zr  *gzip.Reader
 }
+
+// newGzipReader opens the gzip member at the start of src.
+func newGzipReader(src *bufio.Reader) (*gzipReader, error) {
+	zr, err := gzip.NewReader(src)
+	if err != nil {
+		return nil, err
+	}
+	zr.Multistream(false)
+	return &gzipReader{src: src, zr: zr}, nil
+}
+
+// errTrailingGarbage is the error of bytes after the last gzip member that
+// do not start another one.
+var errTrailingGarbage = errors.New("data after the end of the compressed stream is not gzip")
 
 // gzipStreamError is an error of the gzip stream, not of the RLP in it.
 type gzipStreamError struct {
@@ -68,13 +89,43 @@ func (e *gzipStreamError) Error() string { return "gzip: " + e.err.Error() }
 func (e *gzipStreamError) Unwrap() error { return e.err }
 
 // Read reads decompressed bytes; its errors other than the clean end of the
-// last stream are *gzipStreamError.
+// last member are *gzipStreamError.
 func (g *gzipReader) Read(p []byte) (int, error) {
-	n, err := g.zr.Read(p)
-	if err != nil && !errors.Is(err, io.EOF) {
-		err = &gzipStreamError{err}
+	for {
+		n, err := g.zr.Read(p)
+		if err == nil {
+			return n, nil
+		}
+		if !errors.Is(err, io.EOF) {
+			return n, &gzipStreamError{err}
+		}
+		if err := g.nextMember(); err != nil {
+			return n, err
+		}
+		if n > 0 {
+			return n, nil
+		}
 	}
-	return n, err
+}
+
+// nextMember opens the member after the one just read to its end. It
+// returns io.EOF at the end of the file, and a *gzipStreamError for bytes
+// that do not start a member or a member whose header is broken or cut.
+func (g *gzipReader) nextMember() error {
+	head, err := g.src.Peek(len(gzipMagic))
+	switch {
+	case len(head) == 0 && errors.Is(err, io.EOF):
+		return io.EOF
+	case err != nil && !errors.Is(err, io.EOF):
+		return &gzipStreamError{err}
+	case !bytes.Equal(head, gzipMagic):
+		return &gzipStreamError{errTrailingGarbage}
+	}
+	if err := g.zr.Reset(g.src); err != nil {
+		return &gzipStreamError{err}
+	}
+	g.zr.Multistream(false)
+	return nil
 }
 
 // describe says what is wrong with a gzip stream.
@@ -82,8 +133,10 @@ func (e *gzipStreamError) describe() string {
 	switch {
 	case errors.Is(e.err, io.ErrUnexpectedEOF):
 		return "the compressed stream ends early: the file is truncated"
-	case errors.Is(e.err, gzip.ErrHeader):
+	case errors.Is(e.err, errTrailingGarbage):
 		return "data after the end of the compressed stream is not gzip (trailing garbage)"
+	case errors.Is(e.err, gzip.ErrHeader):
+		return "a compressed stream's header is invalid: the file is corrupt"
 	case errors.Is(e.err, gzip.ErrChecksum):
 		return "the decompressed data fails the stream's checksum: the file is corrupt"
 	default:
@@ -113,11 +166,11 @@ func openChainStream(src io.Reader) (io.Reader, bool, error) {
 		return nil, false, err
 	}
 	if len(head) == len(gzipMagic) && head[0] == gzipMagic[0] && head[1] == gzipMagic[1] {
-		zr, err := gzip.NewReader(br)
+		zr, err := newGzipReader(br)
 		if err != nil {
 			return nil, true, fmt.Errorf("gzip: %w", err)
 		}
-		return &gzipReader{zr: zr}, true, nil
+		return zr, true, nil
 	}
 	return br, false, nil
 }

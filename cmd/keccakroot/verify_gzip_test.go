@@ -24,7 +24,10 @@ func TestVerifyChainGzipFaults(t *testing.T) {
 		{"cut.rlp.gz", gz[:len(gz)*2/3], []string{"broken gzip stream", "the compressed stream ends early: the file is truncated"}},
 		{"cut-trailer.rlp.gz", gz[:len(gz)-4], []string{"broken gzip stream", "ends early"}},
 		{"garbage.rlp.gz", slices.Concat(gz, []byte("garbage after the stream")), []string{"broken gzip stream", "trailing garbage"}},
-		{"short-garbage.rlp.gz", slices.Concat(gz, []byte{1, 2, 3}), []string{"broken gzip stream"}},
+		{"short-garbage.rlp.gz", slices.Concat(gz, []byte{1, 2, 3}), []string{"broken gzip stream", "trailing garbage"}},
+		{"one-byte-garbage.rlp.gz", slices.Concat(gz, []byte{0x1f}), []string{"broken gzip stream", "trailing garbage"}},
+		{"cut-second-header.rlp.gz", slices.Concat(gz, gz[:5]), []string{"broken gzip stream", "ends early: the file is truncated"}},
+		{"bad-second-header.rlp.gz", slices.Concat(gz, []byte{0x1f, 0x8b, 0x09, 0, 0, 0, 0, 0, 0, 0xff}), []string{"broken gzip stream", "header is invalid"}},
 		{"checksum.rlp.gz", corrupt, []string{"broken gzip stream", "checksum"}},
 	}
 	dir := t.TempDir()

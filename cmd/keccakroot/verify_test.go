@@ -69,6 +69,18 @@ func TestVerifyChainGzip(t *testing.T) {
 	wantCode(t, r, exitOK)
 	wantOutput(t, r.stdout, "chain.rlp.gz (gzip, ")
 
+	// Two gzip members one after the other (cat a.gz b.gz), the cut inside
+	// a block: one stream of RLP, as gzip -d reads it.
+	cut := len(chain.export) / 3
+	two := slices.Concat(gzipBytes(t, chain.export[:cut]), gzipBytes(t, chain.export[cut:]))
+	r = keccakroot(t, nil, "verify-chain", "--json", writeFile(t, dir, "two-members.rlp.gz", two))
+	wantCode(t, r, exitOK)
+	res = chainResult{}
+	decodeJSON(t, r, &res)
+	if !res.OK || res.Blocks != len(chain.blocks) || res.RLPBytes != int64(len(chain.export)) {
+		t.Fatalf("want %d blocks from a gzip file of two members:\n%v", len(chain.blocks), r)
+	}
+
 	// A gzip file cut short.
 	r = keccakroot(t, nil, "verify-chain", writeFile(t, dir, "cut.rlp.gz", gz[:len(gz)*2/3]))
 	wantCode(t, r, exitUsage)
