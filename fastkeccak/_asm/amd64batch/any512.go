@@ -13,11 +13,10 @@ package main
 //   - Block k of every message is loaded as sumShort8AVX512 loads a
 //     message (see short512.go), from byte 136*k on and with the masks
 //     made from the bytes left from there, clamped to 0..136: a full block
-//     loads all 136 bytes, the last
-//     block loads what is left and gets the padding byte after it, and a
-//     message already finished loads nothing, so no byte past any message
-//     is read. The 0x80 of the padding goes, under a mask, only into the
-//     states whose last block this is.
+//     loads all 136 bytes, the last block loads what is left and gets the
+//     padding byte after it, and a message already finished loads nothing,
+//     so no byte past any message is read. The 0x80 of the padding goes,
+//     under a mask, only into the states whose last block this is.
 //   - The state waits in the frame between blocks: the rows are transposed
 //     in all 32 registers, then the waiting state is XORed in from memory.
 //   - After each permutation the states whose last block it was store
