@@ -161,7 +161,10 @@ func batchSolo(id batchKernelID) int {
 //
 // Messages shorter than 136 bytes, one permutation each, are the case the
 // kernels are built for: the trie nodes that make up most of a
-// Merkle-Patricia trie.
+// Merkle-Patricia trie. Where the CPU has AVX-512 (with BW and BMI2) or
+// AVX2, longer ones of up to 32 blocks (4,351 bytes), such as a trie's
+// branches, are read in place too, a group of messages of similar lengths
+// a kernel call; longer still, they are copied block by block.
 func Sum256Batch(out [][32]byte, msgs [][]byte) {
 	if len(out) != len(msgs) {
 		panic(fmt.Sprintf("fastkeccak: Sum256Batch with %d outputs for %d messages", len(out), len(msgs)))
