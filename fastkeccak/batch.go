@@ -187,7 +187,8 @@ func Sum256Batch(out [][32]byte, msgs [][]byte) {
 		sumShort(id, out, msgs)
 		return
 	}
-	if id.anyLength() && sumGrouped(id, out, msgs) {
+	if id.anyLength() {
+		sumGrouped(id, out, msgs)
 		return
 	}
 	sumMixed(id, out, msgs)
@@ -210,8 +211,7 @@ func groupedSlack(id batchKernelID) (num, den int) {
 }
 
 // sumGrouped hashes msgs with id's any-length kernel, id.width() messages
-// a call, and reports whether it did: not if a message has more than
-// maxBatchBlocks blocks. It takes up to groupWindow messages at a time and
+// a call. It takes up to groupWindow messages at a time and
 // orders them by their number of blocks, the longest first, so that the
 // messages of one call are of about one length and its lanes finish
 // together. A last group of batchSolo messages or fewer is hashed with
@@ -223,13 +223,9 @@ func groupedSlack(id batchKernelID) (num, den int) {
 // than the fewest any driver needs (the longest message's blocks, or all
 // blocks spread over all lanes, which sumMixed comes near) by a margin
 // larger than what the kernel saves (see groupedSlack), the window goes to
-// sumMixed instead.
-func sumGrouped(id batchKernelID, out [][32]byte, msgs [][]byte) bool {
-	for _, m := range msgs {
-		if len(m) >= maxBatchBlocks*rate {
-			return false
-		}
-	}
+// sumMixed instead; so does a window with a message of more blocks than one
+// call of the kernel takes (maxBatchBlocks).
+func sumGrouped(id batchKernelID, out [][32]byte, msgs [][]byte) {
 	w, solo := id.width(), batchSolo(id)
 	for len(msgs) > 0 {
 		n := min(groupWindow, len(msgs))
@@ -238,10 +234,20 @@ func sumGrouped(id batchKernelID, out [][32]byte, msgs [][]byte) bool {
 			order  [groupWindow]uint8
 			next   [maxBatchBlocks + 1]uint8 // where the next message of b blocks goes in order
 		)
+		long := false
 		for i, m := range msgs[:n] {
 			b := len(m)/rate + 1
+			if b > maxBatchBlocks {
+				long = true
+				break
+			}
 			blocks[i] = uint8(b)
 			next[b]++
+		}
+		if long {
+			sumMixed(id, out[:n], msgs[:n])
+			out, msgs = out[n:], msgs[n:]
+			continue
 		}
 		at := uint8(0)
 		for b := maxBatchBlocks; b > 0; b-- {
@@ -298,7 +304,6 @@ func sumGrouped(id batchKernelID, out [][32]byte, msgs [][]byte) bool {
 		}
 		out, msgs = out[n:], msgs[n:]
 	}
-	return true
 }
 
 // sum256Short is Sum256Batch for messages known to be at most 135 bytes,

@@ -3512,28 +3512,28 @@ TEXT ·sumShort4AVX2(SB), $1600-16
 	// Whole quadwords 0..3 of each message: lanes 0..3.
 	MOVQ         (SI), DX
 	MOVQ         8(SI), BX
-	SHRQ         $0x03, BX
+	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
 	VPCMPGTQ     shortQuadIndex4<>+0(SB), Y8, Y9
 	VPMASKMOVQ   (DX), Y9, Y0
 	MOVQ         24(SI), DX
 	MOVQ         32(SI), BX
-	SHRQ         $0x03, BX
+	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
 	VPCMPGTQ     shortQuadIndex4<>+0(SB), Y8, Y9
 	VPMASKMOVQ   (DX), Y9, Y1
 	MOVQ         48(SI), DX
 	MOVQ         56(SI), BX
-	SHRQ         $0x03, BX
+	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
 	VPCMPGTQ     shortQuadIndex4<>+0(SB), Y8, Y9
 	VPMASKMOVQ   (DX), Y9, Y2
 	MOVQ         72(SI), DX
 	MOVQ         80(SI), BX
-	SHRQ         $0x03, BX
+	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
 	VPCMPGTQ     shortQuadIndex4<>+0(SB), Y8, Y9
@@ -3554,28 +3554,28 @@ TEXT ·sumShort4AVX2(SB), $1600-16
 	// Whole quadwords 4..7 of each message: lanes 4..7.
 	MOVQ         (SI), DX
 	MOVQ         8(SI), BX
-	SHRQ         $0x03, BX
+	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
 	VPCMPGTQ     shortQuadIndex4<>+32(SB), Y8, Y9
 	VPMASKMOVQ   32(DX), Y9, Y0
 	MOVQ         24(SI), DX
 	MOVQ         32(SI), BX
-	SHRQ         $0x03, BX
+	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
 	VPCMPGTQ     shortQuadIndex4<>+32(SB), Y8, Y9
 	VPMASKMOVQ   32(DX), Y9, Y1
 	MOVQ         48(SI), DX
 	MOVQ         56(SI), BX
-	SHRQ         $0x03, BX
+	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
 	VPCMPGTQ     shortQuadIndex4<>+32(SB), Y8, Y9
 	VPMASKMOVQ   32(DX), Y9, Y2
 	MOVQ         72(SI), DX
 	MOVQ         80(SI), BX
-	SHRQ         $0x03, BX
+	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
 	VPCMPGTQ     shortQuadIndex4<>+32(SB), Y8, Y9
@@ -3596,28 +3596,28 @@ TEXT ·sumShort4AVX2(SB), $1600-16
 	// Whole quadwords 8..11 of each message: lanes 8..11.
 	MOVQ         (SI), DX
 	MOVQ         8(SI), BX
-	SHRQ         $0x03, BX
+	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
 	VPCMPGTQ     shortQuadIndex4<>+64(SB), Y8, Y9
 	VPMASKMOVQ   64(DX), Y9, Y0
 	MOVQ         24(SI), DX
 	MOVQ         32(SI), BX
-	SHRQ         $0x03, BX
+	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
 	VPCMPGTQ     shortQuadIndex4<>+64(SB), Y8, Y9
 	VPMASKMOVQ   64(DX), Y9, Y1
 	MOVQ         48(SI), DX
 	MOVQ         56(SI), BX
-	SHRQ         $0x03, BX
+	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
 	VPCMPGTQ     shortQuadIndex4<>+64(SB), Y8, Y9
 	VPMASKMOVQ   64(DX), Y9, Y2
 	MOVQ         72(SI), DX
 	MOVQ         80(SI), BX
-	SHRQ         $0x03, BX
+	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
 	VPCMPGTQ     shortQuadIndex4<>+64(SB), Y8, Y9
@@ -3638,28 +3638,28 @@ TEXT ·sumShort4AVX2(SB), $1600-16
 	// Whole quadwords 12..15 of each message: lanes 12..15.
 	MOVQ         (SI), DX
 	MOVQ         8(SI), BX
-	SHRQ         $0x03, BX
+	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
 	VPCMPGTQ     shortQuadIndex4<>+96(SB), Y8, Y9
 	VPMASKMOVQ   96(DX), Y9, Y0
 	MOVQ         24(SI), DX
 	MOVQ         32(SI), BX
-	SHRQ         $0x03, BX
+	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
 	VPCMPGTQ     shortQuadIndex4<>+96(SB), Y8, Y9
 	VPMASKMOVQ   96(DX), Y9, Y1
 	MOVQ         48(SI), DX
 	MOVQ         56(SI), BX
-	SHRQ         $0x03, BX
+	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
 	VPCMPGTQ     shortQuadIndex4<>+96(SB), Y8, Y9
 	VPMASKMOVQ   96(DX), Y9, Y2
 	MOVQ         72(SI), DX
 	MOVQ         80(SI), BX
-	SHRQ         $0x03, BX
+	SARQ         $0x03, BX
 	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
 	VPCMPGTQ     shortQuadIndex4<>+96(SB), Y8, Y9

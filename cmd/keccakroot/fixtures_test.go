@@ -241,7 +241,7 @@ func writeFile(t *testing.T, dir, name string, data []byte) string {
 }
 
 // gzipBytes compresses data.
-func gzipBytes(t *testing.T, data []byte) []byte {
+func gzipBytes(t testing.TB, data []byte) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)

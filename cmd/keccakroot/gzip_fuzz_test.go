@@ -10,28 +10,14 @@ import (
 	"testing/iotest"
 )
 
-// gzipMember returns data compressed as one gzip member.
-func gzipMember(tb testing.TB, data []byte) []byte {
-	tb.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	if _, err := zw.Write(data); err != nil {
-		tb.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		tb.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 // FuzzGzipChainStream reads inputs that start as gzip does through the
 // chain reader's decompression, read half a buffer at a time, and checks it
 // against compress/gzip's own multistream reader: the same bytes whenever
 // gzip reads the whole input without error, an error (a *gzipStreamError)
 // whenever gzip has one, and no other outcome.
 func FuzzGzipChainStream(f *testing.F) {
-	one := gzipMember(f, []byte("a chain export, compressed"))
-	two := slices.Concat(one, gzipMember(f, []byte(" and a second member")))
+	one := gzipBytes(f, []byte("a chain export, compressed"))
+	two := slices.Concat(one, gzipBytes(f, []byte(" and a second member")))
 	f.Add(one)
 	f.Add(two)
 	f.Add(slices.Concat(one, []byte{1, 2, 3}))
@@ -39,7 +25,7 @@ func FuzzGzipChainStream(f *testing.F) {
 	f.Add(slices.Concat(one, one[:5]))
 	f.Add(slices.Concat(one, []byte{0x1f}))
 	f.Add(one[:len(one)-4])
-	f.Add(gzipMember(f, nil))
+	f.Add(gzipBytes(f, nil))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		if !bytes.HasPrefix(in, gzipMagic) {
 			return

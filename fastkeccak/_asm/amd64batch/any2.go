@@ -78,18 +78,9 @@ func sumAny4AVX2() {
 	Label("block")
 	rows := []VecPhysical{Y0, Y1, Y2, Y3}
 	tmp := []VecPhysical{Y4, Y5, Y6, Y7}
-	words, mask := Y8, Y9
 	for c := 0; c < 4; c++ {
 		Commentf("Whole quadwords %d..%d of each message's block: lanes %d..%d.", 4*c, 4*c+3, 4*c, 4*c+3)
-		for j, row := range rows {
-			any2Block(j)
-			SARQ(U8(3), s2Len) // negative stays negative: no quadword
-			VMOVQ(s2Len, words.AsX())
-			VPBROADCASTQ(words.AsX(), words)
-			VPCMPGTQ(ymmQuadIndex.Offset(32*c), words, mask)
-			VPMASKMOVQ(Mem{Base: s2Ptr, Disp: 32 * c}, mask, row)
-		}
-		transpose4x4(rows, tmp, rows)
+		loadQuadColumn(c, rows, tmp, any2Block)
 		for k, lane := range rows {
 			VPXOR(st.Offset(ymmLaneBytes*(4*c+k)), lane, lane)
 			VMOVDQU(lane, st.Offset(ymmLaneBytes*(4*c+k)))

@@ -122,12 +122,7 @@ func sumAny8AVX512() {
 		BTSQ(U8(j), aLast)
 		Label(notLast)
 		blockStart()
-		rowMasks(128) // at most 136-128 bytes: the low 8 bits, and the padding's bit 8, unused
-		VMOVDQU8_Z(Mem{Base: sPtr, Disp: 128}, K1, Z24)
-		VMOVDQU8(pad, K2, Z24)
-		MOVL(U32(1<<j), sIndex.As32())
-		KMOVW(sIndex.As32(), K3)
-		VPBROADCASTQ(X24, K3, lane16)
+		loadLane16Element(j, pad, lane16) // at most 136-128 bytes left
 	}
 	Comment("The last padding byte, 0x80 at byte 135, of the messages that end here.")
 	KMOVW(aLast.As32(), K4)

@@ -103,6 +103,25 @@ func tailPart(n int, skip string) {
 	Label(skip)
 }
 
+// loadQuadColumn loads the whole quadwords 4c..4c+3 of the four messages,
+// as source (loadMessage, or a block's start and the bytes left from it,
+// negative for none) sets s2Ptr and s2Len, into rows: lane 4c+k of state j
+// in rows[k] element j. VPMASKMOVQ reads only the quadwords its mask (a
+// compare of the quadword count with their indexes) leaves in. tmp and
+// Y8, Y9 are overwritten.
+func loadQuadColumn(c int, rows, tmp []VecPhysical, source func(j int)) {
+	words, mask := Y8, Y9
+	for j, row := range rows {
+		source(j)
+		SARQ(U8(3), s2Len) // a negative count stays negative: no quadword
+		VMOVQ(s2Len, words.AsX())
+		VPBROADCASTQ(words.AsX(), words)
+		VPCMPGTQ(ymmQuadIndex.Offset(32*c), words, mask)
+		VPMASKMOVQ(Mem{Base: s2Ptr, Disp: 32 * c}, mask, row)
+	}
+	transpose4x4(rows, tmp, rows)
+}
+
 // ymmPermuteFromMemory emits the first round's parities of the states in
 // st, then the 24 rounds (see ymmPermute), the states ending in st.
 func ymmPermuteFromMemory(st, spare Mem) {
@@ -129,18 +148,9 @@ func sumShort4AVX2() {
 
 	rows := []VecPhysical{Y0, Y1, Y2, Y3}
 	tmp := []VecPhysical{Y4, Y5, Y6, Y7}
-	words, mask := Y8, Y9
 	for c := 0; c < 4; c++ {
 		Commentf("Whole quadwords %d..%d of each message: lanes %d..%d.", 4*c, 4*c+3, 4*c, 4*c+3)
-		for j, row := range rows {
-			loadMessage(j)
-			SHRQ(U8(3), s2Len)
-			VMOVQ(s2Len, words.AsX())
-			VPBROADCASTQ(words.AsX(), words)
-			VPCMPGTQ(ymmQuadIndex.Offset(32*c), words, mask)
-			VPMASKMOVQ(Mem{Base: s2Ptr, Disp: 32 * c}, mask, row)
-		}
-		transpose4x4(rows, tmp, rows)
+		loadQuadColumn(c, rows, tmp, loadMessage)
 		for k, lane := range rows {
 			VMOVDQU(lane, st.Offset(ymmLaneBytes*(4*c+k)))
 		}

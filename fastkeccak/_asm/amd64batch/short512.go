@@ -208,6 +208,18 @@ func loadLanes0To15(source func(j int)) (pad VecPhysical) {
 	return pad
 }
 
+// loadLane16Element loads bytes 128..135 of message j, as sPtr and sLen
+// give it (at most eight bytes: zmm moves, without AVX512VL), with its
+// padding byte, into element j of lane16; Z24 is overwritten.
+func loadLane16Element(j int, pad, lane16 VecPhysical) {
+	rowMasks(128)
+	VMOVDQU8_Z(Mem{Base: sPtr, Disp: 128}, K1, Z24)
+	VMOVDQU8(pad, K2, Z24)
+	MOVL(U32(1<<j), sIndex.As32())
+	KMOVW(sIndex.As32(), K3)
+	VPBROADCASTQ(X24, K3, lane16)
+}
+
 func sumShort8AVX512() {
 	TEXT("sumShort8AVX512", 0, "func(out *[8]*[32]byte, msgs *[8][]byte)")
 	Doc("sumShort8AVX512 hashes eight messages of at most 135 bytes.")
@@ -225,12 +237,7 @@ func sumShort8AVX512() {
 	VPBROADCASTB(zScratch.As32(), pad) // zScratch still holds 1
 	for j := 0; j < zmmWidth; j++ {
 		loadMessage512(j)
-		rowMasks(128) // at most the low 8 bits: zmm moves, without AVX512VL
-		VMOVDQU8_Z(Mem{Base: sPtr, Disp: 128}, K1, Z24)
-		VMOVDQU8(pad, K2, Z24)
-		MOVL(U32(1<<j), sIndex.As32())
-		KMOVW(sIndex.As32(), K3)
-		VPBROADCASTQ(X24, K3, lane16)
+		loadLane16Element(j, pad, lane16)
 	}
 	Comment("The last padding byte, 0x80 at byte 135 of every message.")
 	MOVQ(U64(0x80<<56), sIndex)
