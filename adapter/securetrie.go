@@ -321,7 +321,7 @@ func (s *SecureTrie) Commit(collectLeaf bool) (common.Hash, *trienode.NodeSet) {
 		s.preimages.InsertPreimage(s.secKeyCache)
 		s.secKeyCache = make(map[common.Hash][]byte)
 	}
-	changes := nodeset.New(s.id.Owner)
+	changes := nodeset.NewSized(s.id.Owner, s.trie.CommitSizeHint())
 	add := changes.Add
 	if collectLeaf {
 		add = func(path []byte, hash [32]byte, blob, prev []byte) {

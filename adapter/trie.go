@@ -64,7 +64,7 @@ func CommitTrie(t *triehash.Trie, owner common.Hash) (common.Hash, *trienode.Nod
 	}
 	// The blobs are the trie's own and never change (see
 	// triehash.ChangeFunc): the set shares them rather than copies.
-	changes := nodeset.New(owner)
+	changes := nodeset.NewSized(owner, t.CommitSizeHint())
 	set := changes.Set
 	root, err := t.CommitChanges(changes.Add)
 	if err != nil {

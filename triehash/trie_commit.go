@@ -60,6 +60,16 @@ func (t *Trie) CommitChanges(onChange ChangeFunc) ([32]byte, error) {
 	return root, nil
 }
 
+// CommitSizeHint returns about how many changes the next Commit or
+// CommitChanges hands its callback, for a store to size its tables before
+// it: the nodes filed as changed since the last Commit and the stored paths
+// they replaced. It is an estimate from above: a node counts once for each
+// Hash it waited for, and a replaced path even where a new node takes it
+// back (the package's tests check that it is never below the count).
+func (t *Trie) CommitSizeHint() int {
+	return t.uncommitted + len(t.dropped.ends)
+}
+
 // reportDeleted hands onChange, in the order of their paths, the paths
 // whose stored node is gone: the dropped ones that no new node took, and
 // those of changed nodes now embedded in their parents.

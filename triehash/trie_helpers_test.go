@@ -102,6 +102,12 @@ func commitChanges(t testing.TB, tr *Trie) ([32]byte, map[string]change) {
 	out := map[string]change{}
 	var lastDeleted []byte
 	deleting := false
+	hint := tr.CommitSizeHint()
+	defer func() {
+		if len(out) > hint {
+			t.Errorf("CommitSizeHint() = %d before a Commit of %d changes", hint, len(out))
+		}
+	}()
 	root, err := tr.CommitChanges(func(path []byte, hash [32]byte, blob, prev []byte) {
 		if _, dup := out[string(path)]; dup {
 			t.Errorf("Commit reports path %x twice", path)

@@ -33,6 +33,21 @@ func New(owner common.Hash) *Collector {
 	return &Collector{Set: trienode.NewNodeSet(owner)}
 }
 
+// NewSized is New for a set that is to take about n changes (see
+// triehash.Trie.CommitSizeHint): its maps and its first block of nodes are
+// made for them, so that filling the set does not grow them step by step.
+func NewSized(owner common.Hash, n int) *Collector {
+	c := New(owner)
+	if n > 0 {
+		// NewNodeSet's maps are empty: replacing them with larger ones
+		// leaves the set as AddNode expects it.
+		c.Set.Nodes = make(map[string]*trienode.Node, n)
+		c.Set.Origins = make(map[string][]byte, n)
+		c.nodes = make([]trienode.Node, 0, min(max(n, minBlock), maxBlock))
+	}
+	return c
+}
+
 // Add is a triehash.ChangeFunc: it adds a node stored at path (its hash
 // and blob), or, for a nil blob and the zero hash, the deletion of the
 // node at path, with the path's origin prev. blob and prev are kept, not

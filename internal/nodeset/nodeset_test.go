@@ -9,12 +9,24 @@ import (
 	"github.com/ethereum/go-ethereum/trie/trienode"
 )
 
-// TestCollectorMatchesAddNode checks that a Collector builds the set that
-// AddNode with go-ethereum's own constructors builds from the same
-// changes, over more changes than several blocks hold.
+// TestCollectorMatchesAddNode checks that a Collector, made by New or by
+// NewSized for fewer, as many or more changes than it takes, builds the
+// set that AddNode with go-ethereum's own constructors builds from the
+// same changes, over more changes than several blocks hold.
 func TestCollectorMatchesAddNode(t *testing.T) {
+	for _, hint := range []int{-1, 0, 10, 3 * maxBlock, 8 * maxBlock} {
+		t.Run(fmt.Sprintf("hint=%d", hint), func(t *testing.T) { testCollector(t, hint) })
+	}
+}
+
+// testCollector is TestCollectorMatchesAddNode for New (hint -1) or
+// NewSized(hint).
+func testCollector(t *testing.T, hint int) {
 	owner := common.Hash{1}
 	c := New(owner)
+	if hint >= 0 {
+		c = NewSized(owner, hint)
+	}
 	want := trienode.NewNodeSet(owner)
 	for i := range 3 * maxBlock {
 		path := []byte(fmt.Sprintf("%x", i))
