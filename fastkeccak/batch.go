@@ -17,6 +17,10 @@ const (
 	batchAMD64AVX512BW
 	batchAMD64AVX2
 	batchARM64SHA3
+	// batchAMD64AVX2Scalar is batchAMD64AVX2 with a one-block kernel of
+	// five states, the fifth in general-purpose registers: the default of
+	// AMD cores without AVX-512 (see availableBatchKernels).
+	batchAMD64AVX2Scalar
 )
 
 // String returns the name KECCAKROOT_BATCH accepts.
@@ -28,6 +32,8 @@ func (id batchKernelID) String() string {
 		return "amd64-avx512x8-bw"
 	case batchAMD64AVX2:
 		return "amd64-avx2x4"
+	case batchAMD64AVX2Scalar:
+		return "amd64-avx2x5"
 	case batchARM64SHA3:
 		return "arm64-sha3x2"
 	default:
@@ -41,7 +47,7 @@ func (id batchKernelID) String() string {
 // own pointer, where the others copy each message into a padded block
 // first.
 func (id batchKernelID) inPlace() bool {
-	return id == batchAMD64AVX512BW || id == batchAMD64AVX2
+	return id == batchAMD64AVX512BW || id == batchAMD64AVX2 || id == batchAMD64AVX2Scalar
 }
 
 // anyLength reports whether the kernel has a kernel of its own for a group
@@ -49,21 +55,32 @@ func (id batchKernelID) inPlace() bool {
 // them in place, each block by block, and writes each digest through its
 // own pointer once its last block is absorbed.
 func (id batchKernelID) anyLength() bool {
-	return id == batchAMD64AVX512BW || id == batchAMD64AVX2
+	return id == batchAMD64AVX512BW || id == batchAMD64AVX2 || id == batchAMD64AVX2Scalar
 }
 
-// width is the number of states the kernel permutes at once.
+// width is the number of states the kernel permutes at once, in its
+// any-length and absorbing kernels (see shortWidth for its one-block one).
 func (id batchKernelID) width() int {
 	switch id {
 	case batchAMD64AVX512, batchAMD64AVX512BW:
 		return 8
-	case batchAMD64AVX2:
+	case batchAMD64AVX2, batchAMD64AVX2Scalar:
 		return 4
 	case batchARM64SHA3:
 		return 2
 	default:
 		return 1
 	}
+}
+
+// shortWidth is the number of one-block messages sumShort hashes a call
+// (see sumShortWideGroup): the width, but for amd64-avx2x5 five, four in
+// ymm registers and one in general-purpose ones.
+func (id batchKernelID) shortWidth() int {
+	if id == batchAMD64AVX2Scalar {
+		return 5
+	}
+	return id.width()
 }
 
 // activeBatch is the batch kernel Sum256Batch uses, chosen
@@ -84,14 +101,24 @@ func chooseBatch(override string) (batchKernelID, error) {
 // once: 8 with AVX-512, 4 with AVX2, 2 on Apple arm64 cores, and 1 where
 // Sum256Batch runs the single-state permutation in a loop. It is a hint for
 // callers that build batches: any batch length works, but a multiple of
-// BatchWidth (or a batch of several times it) keeps every lane busy.
+// BatchWidth (or a batch of several times it) keeps every lane busy. For
+// messages of up to 135 bytes, see ShortBatchWidth.
 //
 // The environment variable KECCAKROOT_BATCH, read once at start-up, picks
 // another batch kernel by name where the CPU has it ("amd64-avx512x8-bw",
-// "amd64-avx512x8", "amd64-avx2x4", "arm64-sha3x2" or "loop"), for tests
+// "amd64-avx512x8", "amd64-avx2x5", "amd64-avx2x4", "arm64-sha3x2" or
+// "loop"), for tests
 // and measurements; for a name the CPU cannot run the default stays, and a
 // line on standard error says so.
 func BatchWidth() int { return activeBatch.width() }
+
+// ShortBatchWidth returns how many messages of up to 135 bytes (one
+// permutation each, such as most trie nodes) the batch kernel in use
+// hashes at once: BatchWidth, but 5 on AMD cores with AVX2 and without
+// AVX-512, whose kernel (amd64-avx2x5) runs a fifth state in
+// general-purpose registers beside four in ymm registers. A batch of such
+// messages is best a multiple of it.
+func ShortBatchWidth() int { return activeBatch.shortWidth() }
 
 // maxBatchBlocks bounds the blocks per state of one call to a batch
 // kernel: the goroutine can only be preempted at the stack check in the
@@ -271,8 +298,14 @@ func sumGrouped(id batchKernelID, out [][32]byte, msgs [][]byte) {
 			out, msgs = out[n:], msgs[n:]
 			continue
 		}
-		for g := 0; g < n; g += w {
-			k := min(w, n-g)
+		for g, gw := 0, w; g < n; g += gw {
+			gw = w
+			if blocks[order[g]] == 1 && n-g >= id.shortWidth() {
+				// The one-block messages, last in order, go as many a
+				// call as the one-block kernel takes (amd64-avx2x5's five).
+				gw = id.shortWidth()
+			}
+			k := min(gw, n-g)
 			if k <= solo {
 				for _, i := range order[g : g+k] {
 					out[i] = Sum256(msgs[i])
@@ -284,7 +317,7 @@ func sumGrouped(id batchKernelID, out [][32]byte, msgs [][]byte) {
 				from  [maxBatchWidth][]byte
 				spare [32]byte
 			)
-			for j := range w {
+			for j := range gw {
 				// An idle lane hashes an empty message into a digest
 				// nobody reads, at the address of that digest: a nil one
 				// would make the kernel's masked loads, which read
@@ -296,9 +329,12 @@ func sumGrouped(id batchKernelID, out [][32]byte, msgs [][]byte) {
 					to[j], from[j] = &out[i], msgs[i]
 				}
 			}
-			if nblocks := int(blocks[order[g]]); nblocks > 1 {
+			switch nblocks := int(blocks[order[g]]); {
+			case nblocks > 1:
 				sumAnyGroup(id, &to, &from, nblocks)
-			} else {
+			case gw > w:
+				sumShortWideGroup(id, &to, &from)
+			default:
 				sumShortGroup(id, &to, &from) // cheaper for one block
 			}
 		}
@@ -331,22 +367,29 @@ func sum256Short(out [][32]byte, msgs [][]byte) {
 }
 
 // sumShort hashes messages of at most 135 bytes with kernel id, one
-// permutation per group of id.width() messages: read in place by the
+// permutation per group of id.shortWidth() messages: read in place by the
 // kernel's one-block kernel if it has one, copied into padded blocks
 // otherwise (and for the last group, when it is not full).
 func sumShort(id batchKernelID, out [][32]byte, msgs [][]byte) {
 	if id.inPlace() {
-		w := id.width()
 		var (
 			to   [maxBatchWidth]*[32]byte
 			from [maxBatchWidth][]byte
 		)
-		for len(msgs) >= w {
-			for j := range w {
+		for len(msgs) >= id.shortWidth() {
+			for j := range id.shortWidth() {
+				to[j], from[j] = &out[j], msgs[j]
+			}
+			sumShortWideGroup(id, &to, &from)
+			out, msgs = out[id.shortWidth():], msgs[id.shortWidth():]
+		}
+		if len(msgs) >= id.width() {
+			// amd64-avx2x5's last four: its four-state kernel.
+			for j := range id.width() {
 				to[j], from[j] = &out[j], msgs[j]
 			}
 			sumShortGroup(id, &to, &from)
-			out, msgs = out[w:], msgs[w:]
+			out, msgs = out[id.width():], msgs[id.width():]
 		}
 		if len(msgs) <= batchSolo(id) {
 			for i, m := range msgs {

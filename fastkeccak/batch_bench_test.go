@@ -82,7 +82,7 @@ func BenchmarkSum256Batch(b *testing.B) {
 // the kernel pays, idle lanes and all.
 func BenchmarkSum256Short(b *testing.B) {
 	const size = 100
-	for _, count := range []int{1, 2, 3, 4, 5, 6, 8, 12, 16, 17, 32} {
+	for _, count := range []int{1, 2, 3, 4, 5, 6, 8, 12, 16, 17, 20, 32, 40} {
 		msgs, want := batchBenchInput(count, size)
 		name := fmt.Sprintf("msgs=%d/size=%d/impl=", count, size)
 		b.Run(name+"short", func(b *testing.B) {

@@ -26,3 +26,9 @@ func sumShortGroup(id batchKernelID, _ *[maxBatchWidth]*[32]byte, _ *[maxBatchWi
 func sumAnyGroup(id batchKernelID, _ *[maxBatchWidth]*[32]byte, _ *[maxBatchWidth][]byte, _ int) {
 	panic("fastkeccak: no any-length kernel in " + id.String())
 }
+
+// sumShortWideGroup is the wider one-block kernel of an amd64 batch
+// kernel, which this build does not have.
+func sumShortWideGroup(id batchKernelID, _ *[maxBatchWidth]*[32]byte, _ *[maxBatchWidth][]byte) {
+	panic("fastkeccak: no one-block kernel in " + id.String())
+}

@@ -83,3 +83,14 @@ func TestUpdateBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestHashGroupFor checks the leaf batch's hash group for each width of
+// one-block kernel: a multiple of it, within the queue's arrays.
+func TestHashGroupFor(t *testing.T) {
+	for w, want := range map[int]int{1: 16, 2: 16, 4: 16, 5: 20, 8: 16} {
+		got := hashGroupFor(w)
+		if got != want || got > maxHashGroup || got%w != 0 {
+			t.Errorf("hashGroupFor(%d) = %d, want %d (a multiple of %d, at most %d)", w, got, want, w, maxHashGroup)
+		}
+	}
+}

@@ -35,9 +35,27 @@ import (
 // kilobytes.
 const leafChunk = 64
 
-// hashGroup is how many encodings wait for one Sum256Batch call: two calls
-// of the widest batch kernel (8 lanes), so the per-call set-up is shared.
-const hashGroup = 16
+// hashGroup is how many encodings wait for one Sum256Batch call: a
+// multiple of the number of one-block messages the batch kernel in use
+// hashes a call (fastkeccak.ShortBatchWidth), so that full groups leave no
+// lane idle and the per-call set-up is shared. Two calls of the 8-way
+// AVX-512 kernel, four of the 4-way AVX2 one, 16 in all; four calls of
+// amd64-avx2x5's five-message one-block kernel, 20. The chunk's buffer
+// for waiting encodings is sized by it, which keeps the Builder's memory
+// below StackTrie's (TestBuilderMemoryBounded).
+var hashGroup = hashGroupFor(fastkeccak.ShortBatchWidth())
+
+// maxHashGroup bounds hashGroup: the queue's arrays are this long.
+const maxHashGroup = 20
+
+// hashGroupFor returns hashGroup for a kernel that hashes w one-block
+// messages a call.
+func hashGroupFor(w int) int {
+	if w <= 0 || 16%w == 0 {
+		return 16
+	}
+	return min(maxHashGroup, 4*w)
+}
 
 // The largest chunk, a ParallelBuilder's, must number its slots in an
 // int16 (see bottomBranch): this does not compile otherwise.
@@ -103,8 +121,8 @@ type leafBatch struct {
 // hashQueue holds encodings waiting for one Sum256Batch call, and whose
 // reference each hash goes to.
 type hashQueue struct {
-	encodings [hashGroup][]byte
-	target    [hashGroup]int32 // a slot i, or ^i for bottoms[i]
+	encodings [maxHashGroup][]byte
+	target    [maxHashGroup]int32 // a slot i, or ^i for bottoms[i]
 	n         int
 }
 
@@ -272,7 +290,7 @@ func (lb *leafBatch) commitNode(enc []byte, r *ref, target int32) {
 func (lb *leafBatch) flushHashes() {
 	q := &lb.queue
 	if q.n > 0 {
-		var hashes [hashGroup][32]byte
+		var hashes [maxHashGroup][32]byte
 		fastkeccak.Sum256Batch(hashes[:q.n], q.encodings[:q.n])
 		for k, t := range q.target[:q.n] {
 			if t >= 0 {

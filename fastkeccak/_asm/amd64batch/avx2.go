@@ -132,60 +132,90 @@ func ymmIndex(r VecPhysical) int {
 	panic("not a ymm register")
 }
 
+// ymmAsm is what the AVX2 rounds emit through: the function being
+// generated (ymmGlobal) or a *build.Context that records them, to merge
+// them with the scalar rounds of a fifth state (see short5.go).
+type ymmAsm interface {
+	VPXOR(mxy, xy, xy1 Op)
+	VPANDN(mxy, xy, xy1 Op)
+	VPOR(mxy, xy, xy1 Op)
+	VPADDQ(ops ...Op)
+	VPSRLQ(ops ...Op)
+	VPSLLQ(ops ...Op)
+	VPSHUFB(ops ...Op)
+	VMOVDQU(mxy, mxy1 Op)
+	Comment(lines ...string)
+	Commentf(format string, a ...any)
+}
+
+// ymmGlobal emits into avo's global context.
+type ymmGlobal struct{}
+
+func (ymmGlobal) VPXOR(mxy, xy, xy1 Op)            { VPXOR(mxy, xy, xy1) }
+func (ymmGlobal) VPANDN(mxy, xy, xy1 Op)           { VPANDN(mxy, xy, xy1) }
+func (ymmGlobal) VPOR(mxy, xy, xy1 Op)             { VPOR(mxy, xy, xy1) }
+func (ymmGlobal) VPADDQ(ops ...Op)                 { VPADDQ(ops...) }
+func (ymmGlobal) VPSRLQ(ops ...Op)                 { VPSRLQ(ops...) }
+func (ymmGlobal) VPSLLQ(ops ...Op)                 { VPSLLQ(ops...) }
+func (ymmGlobal) VPSHUFB(ops ...Op)                { VPSHUFB(ops...) }
+func (ymmGlobal) VMOVDQU(mxy, mxy1 Op)             { VMOVDQU(mxy, mxy1) }
+func (ymmGlobal) Comment(lines ...string)          { Comment(lines...) }
+func (ymmGlobal) Commentf(format string, a ...any) { Commentf(format, a...) }
+
 // rotl1Xor emits dst = a ^ rot(b, 1) with the temporary t; dst may be a.
-func rotl1Xor(dst, a, b, t VecPhysical) {
-	VPSRLQ(U8(63), b, t)
-	VPXOR(t, a, dst)
-	VPADDQ(b, b, t)
-	VPXOR(t, dst, dst)
+func rotl1Xor(asm ymmAsm, dst, a, b, t VecPhysical) {
+	asm.VPSRLQ(U8(63), b, t)
+	asm.VPXOR(t, a, dst)
+	asm.VPADDQ(b, b, t)
+	asm.VPXOR(t, dst, dst)
 }
 
 // rotate emits v = rot(v, n), with t free for the duration.
-func rotate(v VecPhysical, n int, ra *ymmAlloc) {
+func rotate(asm ymmAsm, v VecPhysical, n int, ra *ymmAlloc) {
 	switch n {
 	case 0:
 	case 8:
-		VPSHUFB(ymmRotate8, v, v)
+		asm.VPSHUFB(ymmRotate8, v, v)
 	case 56:
-		VPSHUFB(ymmRotate56, v, v)
+		asm.VPSHUFB(ymmRotate56, v, v)
 	default:
 		t := ra.get()
-		VPSRLQ(U8(64-n), v, t)
+		asm.VPSRLQ(U8(64-n), v, t)
 		if n == 1 {
-			VPADDQ(v, v, v)
+			asm.VPADDQ(v, v, v)
 		} else {
-			VPSLLQ(U8(n), v, v)
+			asm.VPSLLQ(U8(n), v, v)
 		}
-		VPOR(t, v, v)
+		asm.VPOR(t, v, v)
 		ra.put(t)
 	}
 }
 
-// ymmRound emits one round from the buffer in to the buffer out. c holds
-// the parities of in; rcOff is the offset of the round constant from
-// yRCPtr. It returns the registers of the parities of out.
-func ymmRound(ra *ymmAlloc, in, out Mem, c [5]VecPhysical, rcOff int) [5]VecPhysical {
-	Comment("θ: D[x] = C[x-1] ^ rot(C[x+1], 1)")
+// ymmRound emits one round from the buffer in to the buffer out through
+// asm. c holds the parities of in; rc is the round constant, four times
+// over. It returns the registers of the parities of out.
+func ymmRound(asm ymmAsm, ra *ymmAlloc, in, out, rc Mem, c [5]VecPhysical) [5]VecPhysical {
+	asm.Comment("θ: D[x] = C[x-1] ^ rot(C[x+1], 1)")
 	var d [5]VecPhysical
 	d[0] = ra.get()
 	t := ra.get()
-	rotl1Xor(d[0], c[4], c[1], t)
+	rotl1Xor(asm, d[0], c[4], c[1], t)
 	for _, x := range []int{2, 4, 1, 3} {
 		d[x] = c[(x+4)%5]
-		rotl1Xor(d[x], c[(x+4)%5], c[(x+1)%5], t)
+		rotl1Xor(asm, d[x], c[(x+4)%5], c[(x+1)%5], t)
 	}
 	ra.put(t)
 	ra.put(c[4])
 
 	var next [5]VecPhysical
 	for y := 0; y < 5; y++ {
-		Commentf("row %d: ρ, π, χ", y)
+		asm.Commentf("row %d: ρ, π, χ", y)
 		var b [5]VecPhysical
 		for x := 0; x < 5; x++ {
 			src := piSource[x+5*y]
 			b[x] = ra.get()
-			VPXOR(in.Offset(ymmLaneBytes*src), d[src%5], b[x])
-			rotate(b[x], rho[src], ra)
+			asm.VPXOR(in.Offset(ymmLaneBytes*src), d[src%5], b[x])
+			rotate(asm, b[x], rho[src], ra)
 		}
 		for x := 0; x < 5; x++ {
 			var o VecPhysical
@@ -195,14 +225,14 @@ func ymmRound(ra *ymmAlloc, in, out Mem, c [5]VecPhysical, rcOff int) [5]VecPhys
 			} else {
 				o = ra.get()
 			}
-			VPANDN(b[(x+2)%5], b[(x+1)%5], o)
-			VPXOR(b[x], o, o)
+			asm.VPANDN(b[(x+2)%5], b[(x+1)%5], o)
+			asm.VPXOR(b[x], o, o)
 			if x == 0 && y == 0 {
-				VPXOR(Mem{Base: yRCPtr, Disp: rcOff}, o, o)
+				asm.VPXOR(rc, o, o)
 			}
-			VMOVDQU(o, out.Offset(ymmLaneBytes*(x+5*y)))
+			asm.VMOVDQU(o, out.Offset(ymmLaneBytes*(x+5*y)))
 			if y > 0 {
-				VPXOR(o, next[x], next[x])
+				asm.VPXOR(o, next[x], next[x])
 				ra.put(o)
 			}
 		}
@@ -228,8 +258,9 @@ func ymmPermute(st, spare Mem, head [5]VecPhysical, label string) {
 		for _, r := range head {
 			ra.take(r)
 		}
-		c := ymmRound(&ra, st, spare, head, 0)
-		c = ymmRound(&ra, spare, st, c, ymmLaneBytes)
+		rc := Mem{Base: yRCPtr}
+		c := ymmRound(ymmGlobal{}, &ra, st, spare, rc, head)
+		c = ymmRound(ymmGlobal{}, &ra, spare, st, rc.Offset(ymmLaneBytes), c)
 		ymmMove(&ra, c, head)
 	}
 	ADDQ(U8(2*ymmLaneBytes), yRCPtr)

@@ -5,8 +5,10 @@
 //	absorbBatch4AVX2    4 states, one ymm register per lane  (avx2.go)
 //	sumShort8AVX512     8 one-block messages, read in place   (short512.go)
 //	sumShort4AVX2       4 one-block messages, read in place   (short2.go)
+//	sumShort5AVX2       5 one-block messages, 4 AVX2 + 1 scalar (short5.go)
 //	sumAny8AVX512       8 messages of any length, read in place (any512.go)
 //	sumAny4AVX2         4 messages of any length, read in place (any2.go)
+//	cpuidVendor         the CPU's vendor string               (cpuid.go)
 //
 // Run it from the fastkeccak/_asm folder:
 //
@@ -80,7 +82,9 @@ func main() {
 	absorbBatch4AVX2()
 	sumShort8AVX512()
 	sumShort4AVX2()
+	sumShort5AVX2()
 	sumAny8AVX512()
 	sumAny4AVX2()
+	cpuidVendor()
 	Generate()
 }

@@ -125,6 +125,12 @@ func loadQuadColumn(c int, rows, tmp []VecPhysical, source func(j int)) {
 // ymmPermuteFromMemory emits the first round's parities of the states in
 // st, then the 24 rounds (see ymmPermute), the states ending in st.
 func ymmPermuteFromMemory(st, spare Mem) {
+	ymmPermute(st, spare, ymmParities(st), "rounds")
+}
+
+// ymmParities emits the first round's parities of the four states in st
+// into Y0..Y4, and returns those registers.
+func ymmParities(st Mem) [5]VecPhysical {
 	Comment("The first round's parities.")
 	head := [5]VecPhysical{Y0, Y1, Y2, Y3, Y4}
 	for x, c := range head {
@@ -133,7 +139,7 @@ func ymmPermuteFromMemory(st, spare Mem) {
 			VPXOR(st.Offset(ymmLaneBytes*(x+5*y)), c, c)
 		}
 	}
-	ymmPermute(st, spare, head, "rounds")
+	return head
 }
 
 func sumShort4AVX2() {
@@ -146,6 +152,16 @@ func sumShort4AVX2() {
 	st := Mem{Base: yStatePtr}
 	spare := st.Offset(ymmStateSize)
 
+	loadShort4(st)
+	ymmPermuteFromMemory(st, spare)
+	storeDigests4(st)
+	VZEROUPPER()
+	RET()
+}
+
+// loadShort4 sets the four states at st (which must be yStatePtr) to
+// messages 0..3 of s2Msgs, each padded into one block.
+func loadShort4(st Mem) {
 	rows := []VecPhysical{Y0, Y1, Y2, Y3}
 	tmp := []VecPhysical{Y4, Y5, Y6, Y7}
 	for c := 0; c < 4; c++ {
@@ -166,23 +182,34 @@ func sumShort4AVX2() {
 	Comment("Each message's last len%8 bytes and the first padding byte, into lane len/8.")
 	for j := 0; j < 4; j++ {
 		loadMessage(j)
-		MOVQ(s2Len, s2Words)
-		SHRQ(U8(3), s2Words)
-		LEAQ(Mem{Base: s2Ptr, Index: s2Words, Scale: 8}, s2Ptr)
-		XORL(s2Tail.As32(), s2Tail.As32())
-		XORL(s2Shift.As32(), s2Shift.As32())
-		for _, n := range []int{4, 2, 1} {
-			tailPart(n, "tail"+string(rune('a'+j))+string(rune('0'+n)))
-		}
-		MOVL(U32(1), s2Part.As32())
-		SHLQ(CL, s2Part)
-		ORQ(s2Part, s2Tail)
+		tailQuadword(j)
 		SHLQ(U8(5), s2Words) // the lane's offset in the states
 		XORQ(s2Tail, Mem{Base: yStatePtr, Index: s2Words, Scale: 1, Disp: 8 * j})
 	}
+}
 
-	ymmPermuteFromMemory(st, spare)
+// tailQuadword sets s2Words to the whole quadwords of message j, whose
+// pointer and length loadMessage left in s2Ptr and s2Len, and s2Tail to
+// its last len%8 bytes followed by the first padding byte (0x01).
+func tailQuadword(j int) {
+	MOVQ(s2Len, s2Words)
+	SHRQ(U8(3), s2Words)
+	LEAQ(Mem{Base: s2Ptr, Index: s2Words, Scale: 8}, s2Ptr)
+	XORL(s2Tail.As32(), s2Tail.As32())
+	XORL(s2Shift.As32(), s2Shift.As32())
+	for _, n := range []int{4, 2, 1} {
+		tailPart(n, "tail"+string(rune('a'+j))+string(rune('0'+n)))
+	}
+	MOVL(U32(1), s2Part.As32())
+	SHLQ(CL, s2Part)
+	ORQ(s2Part, s2Tail)
+}
 
+// storeDigests4 writes lanes 0..3 of the four states at st through the
+// digest pointers of s2Out.
+func storeDigests4(st Mem) {
+	rows := []VecPhysical{Y0, Y1, Y2, Y3}
+	tmp := []VecPhysical{Y4, Y5, Y6, Y7}
 	Comment("The digests: lanes 0..3 of each state, through the pointers.")
 	for k, lane := range rows {
 		VMOVDQU(st.Offset(ymmLaneBytes*k), lane)
@@ -192,6 +219,4 @@ func sumShort4AVX2() {
 		MOVQ(Mem{Base: s2Out, Disp: 8 * j}, s2Ptr)
 		VMOVDQU(digest, Mem{Base: s2Ptr})
 	}
-	VZEROUPPER()
-	RET()
 }
