@@ -129,7 +129,9 @@ func builtBatchKernels() []batchKernelID {
 // place of the Go driver's copying, padding and picking out, and its
 // any-length kernel, which does the same for eight messages of up to
 // maxBatchBlocks blocks, the longer trie nodes (amd64-avx512x8-bw;
-// docs/performance.md has the figures).
+// docs/performance.md has the figures). Without AVX-512, AMD's cores take
+// amd64-avx2x5: the 4-way AVX2 kernels, with a one-block kernel that runs
+// a fifth state's scalar rounds merged with the four's (see batchCPU).
 func availableBatchKernels() []batchKernelID {
 	return batchCPU{
 		avx512F:  cpu.X86.HasAVX512F,
