@@ -107,9 +107,8 @@ func chooseBatch(override string) (batchKernelID, error) {
 // The environment variable KECCAKROOT_BATCH, read once at start-up, picks
 // another batch kernel by name where the CPU has it ("amd64-avx512x8-bw",
 // "amd64-avx512x8", "amd64-avx2x5", "amd64-avx2x4", "arm64-sha3x2" or
-// "loop"), for tests
-// and measurements; for a name the CPU cannot run the default stays, and a
-// line on standard error says so.
+// "loop"), for tests and measurements; for a name the CPU cannot run the
+// default stays, and a line on standard error says so.
 func BatchWidth() int { return activeBatch.width() }
 
 // ShortBatchWidth returns how many messages of up to 135 bytes (one

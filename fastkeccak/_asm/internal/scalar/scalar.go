@@ -93,13 +93,25 @@ type Asm interface {
 }
 
 // Global emits into avo's global context, the function being generated.
+// Each method emits the instruction (or comment) of its name.
 type Global struct{}
 
-func (Global) MOVQ(mr, mr1 operand.Op)          { build.MOVQ(mr, mr1) }
-func (Global) XORQ(imr, mr operand.Op)          { build.XORQ(imr, mr) }
-func (Global) RORXQ(i, mr, r operand.Op)        { build.RORXQ(i, mr, r) }
-func (Global) ANDNQ(mr, r, r1 operand.Op)       { build.ANDNQ(mr, r, r1) }
-func (Global) Comment(lines ...string)          { build.Comment(lines...) }
+// MOVQ emits MOVQ.
+func (Global) MOVQ(mr, mr1 operand.Op) { build.MOVQ(mr, mr1) }
+
+// XORQ emits XORQ.
+func (Global) XORQ(imr, mr operand.Op) { build.XORQ(imr, mr) }
+
+// RORXQ emits RORXQ.
+func (Global) RORXQ(i, mr, r operand.Op) { build.RORXQ(i, mr, r) }
+
+// ANDNQ emits ANDNQ.
+func (Global) ANDNQ(mr, r, r1 operand.Op) { build.ANDNQ(mr, r, r1) }
+
+// Comment emits a comment.
+func (Global) Comment(lines ...string) { build.Comment(lines...) }
+
+// Commentf emits a formatted comment.
 func (Global) Commentf(format string, a ...any) { build.Commentf(format, a...) }
 
 // Rounds emits rounds on one state held in Frame's two buffers.
