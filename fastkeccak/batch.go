@@ -297,14 +297,15 @@ func sumGrouped(id batchKernelID, out [][32]byte, msgs [][]byte) {
 			out, msgs = out[n:], msgs[n:]
 			continue
 		}
-		for g, gw := 0, w; g < n; g += gw {
-			gw = w
+		var k int // the messages of a group
+		for g := 0; g < n; g += k {
+			gw := w
 			if blocks[order[g]] == 1 && n-g >= id.shortWidth() {
 				// The one-block messages, last in order, go as many a
 				// call as the one-block kernel takes (amd64-avx2x5's five).
 				gw = id.shortWidth()
 			}
-			k := min(gw, n-g)
+			k = min(gw, n-g)
 			if k <= solo {
 				for _, i := range order[g : g+k] {
 					out[i] = Sum256(msgs[i])
