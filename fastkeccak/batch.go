@@ -423,7 +423,7 @@ func sumShort(id batchKernelID, out [][32]byte, msgs [][]byte) {
 }
 
 // sumShortInPlace hashes with id's one-block kernel the one-block messages
-// of msgs, id.width() at a time and in order, leaving the last few (fewer
+// of msgs, id.shortWidth() at a time and in order, leaving the last few (fewer
 // than a group), and returns how many it hashed.
 func sumShortInPlace(id batchKernelID, out [][32]byte, msgs [][]byte) int {
 	w := id.width()
@@ -440,8 +440,10 @@ func sumShortInPlace(id batchKernelID, out [][32]byte, msgs [][]byte) int {
 	// The lanes have room beside the long messages for this many one-block
 	// messages, which cost no call of their own there.
 	room := w*max(mostBlocks, (longBlocks+w-1)/w) - longBlocks
+	// They go as many a call as the one-block kernel takes.
+	sw := id.shortWidth()
 	todo := max(0, shorts-room)
-	todo -= todo % w
+	todo -= todo % sw
 	var (
 		to   [maxBatchWidth]*[32]byte
 		from [maxBatchWidth][]byte
@@ -451,9 +453,9 @@ func sumShortInPlace(id batchKernelID, out [][32]byte, msgs [][]byte) int {
 		if len(msgs[i]) >= rate {
 			continue
 		}
-		to[n%w], from[n%w] = &out[i], msgs[i]
-		if n++; n%w == 0 {
-			sumShortGroup(id, &to, &from)
+		to[n%sw], from[n%sw] = &out[i], msgs[i]
+		if n++; n%sw == 0 {
+			sumShortWideGroup(id, &to, &from)
 		}
 	}
 	return todo

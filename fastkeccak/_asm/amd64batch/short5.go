@@ -45,7 +45,7 @@ import (
 const (
 	short5Scalar  = 2 * ymmStateSize
 	short5RC      = short5Scalar + scalar.StateBuffer
-	short5RCPtr   = short5RC + 2*ymmLaneBytes
+	short5RCPtr   = short5RC + short5Rounds*ymmLaneBytes
 	short5Frame   = short5RCPtr + 8
 	short5Rounds  = 2 // rounds of each kind per pass
 	short5PassEnd = roundCount * ymmLaneBytes
