@@ -376,20 +376,21 @@ func sumShort(id batchKernelID, out [][32]byte, msgs [][]byte) {
 			to   [maxBatchWidth]*[32]byte
 			from [maxBatchWidth][]byte
 		)
-		for len(msgs) >= id.shortWidth() {
-			for j := range id.shortWidth() {
+		sw, w := id.shortWidth(), id.width()
+		for len(msgs) >= sw {
+			for j := range sw {
 				to[j], from[j] = &out[j], msgs[j]
 			}
 			sumShortWideGroup(id, &to, &from)
-			out, msgs = out[id.shortWidth():], msgs[id.shortWidth():]
+			out, msgs = out[sw:], msgs[sw:]
 		}
-		if len(msgs) >= id.width() {
+		if len(msgs) >= w {
 			// amd64-avx2x5's last four: its four-state kernel.
-			for j := range id.width() {
+			for j := range w {
 				to[j], from[j] = &out[j], msgs[j]
 			}
 			sumShortGroup(id, &to, &from)
-			out, msgs = out[id.width():], msgs[id.width():]
+			out, msgs = out[w:], msgs[w:]
 		}
 		if len(msgs) <= batchSolo(id) {
 			for i, m := range msgs {

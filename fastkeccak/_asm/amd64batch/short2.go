@@ -114,12 +114,25 @@ func loadQuadColumn(c int, rows, tmp []VecPhysical, source func(j int)) {
 	for j, row := range rows {
 		source(j)
 		SARQ(U8(3), s2Len) // a negative count stays negative: no quadword
-		VMOVQ(s2Len, words.AsX())
-		VPBROADCASTQ(words.AsX(), words)
-		VPCMPGTQ(ymmQuadIndex.Offset(32*c), words, mask)
-		VPMASKMOVQ(Mem{Base: s2Ptr, Disp: 32 * c}, mask, row)
+		broadcastCount(s2Len, words)
+		maskedQuads(c, words, mask, row)
 	}
 	transpose4x4(rows, tmp, rows)
+}
+
+// broadcastCount sets every element of words to count, a message's whole
+// quadwords, for maskedQuads.
+func broadcastCount(count Register, words VecPhysical) {
+	VMOVQ(count, words.AsX())
+	VPBROADCASTQ(words.AsX(), words)
+}
+
+// maskedQuads loads quadwords 4c..4c+3 at s2Ptr into dst, those at or past
+// the count in words (see broadcastCount) left out, unread, and zero; mask
+// is overwritten.
+func maskedQuads(c int, words, mask, dst VecPhysical) {
+	VPCMPGTQ(ymmQuadIndex.Offset(32*c), words, mask)
+	VPMASKMOVQ(Mem{Base: s2Ptr, Disp: 32 * c}, mask, dst)
 }
 
 // ymmPermuteFromMemory emits the first round's parities of the states in

@@ -68,11 +68,9 @@ func sumShort5AVX2() {
 	words, mask, lane := Y8, Y9, Y0
 	MOVQ(s2Len, s2Words)
 	SHRQ(U8(3), s2Words)
-	VMOVQ(s2Words, words.AsX())
-	VPBROADCASTQ(words.AsX(), words)
+	broadcastCount(s2Words, words)
 	for c := 0; c < 4; c++ {
-		VPCMPGTQ(ymmQuadIndex.Offset(32*c), words, mask)
-		VPMASKMOVQ(Mem{Base: s2Ptr, Disp: 32 * c}, mask, lane)
+		maskedQuads(c, words, mask, lane)
 		VMOVDQU(lane, a.Offset(32*c))
 	}
 	VPXOR(lane, lane, lane)
@@ -115,12 +113,11 @@ func sumShort5AVX2() {
 			}
 		})
 		integer := asmstream.Record(func(asm *build.Context) {
-			k.Asm = asm
+			rec := scalar.Rounds{Frame: k.Frame, Asm: asm}
 			for r := 0; r < short5Rounds; r++ {
 				rc := rcSlots.Offset(ymmLaneBytes * r)
-				k.Emit(scalar.Round{R: r, Iota: func(out Register) { asm.XORQ(rc, out) }})
+				rec.Emit(scalar.Round{R: r, Iota: func(out Register) { asm.XORQ(rc, out) }})
 			}
-			k.Asm = scalar.Global{}
 		})
 		asmstream.Emit(asmstream.Merge(vector, integer))
 		ymmMove(&ra, c, head)
