@@ -51,7 +51,7 @@ func (id batchKernelID) inPlace() bool {
 }
 
 // anyLength reports whether the kernel has a kernel of its own for a group
-// of id.width() messages of any lengths (see sumAnyGroup), which reads
+// of id.anyWidth() messages of any lengths (see sumAnyGroup), which reads
 // them in place, each block by block, and writes each digest through its
 // own pointer once its last block is absorbed.
 func (id batchKernelID) anyLength() bool {
@@ -83,6 +83,15 @@ func (id batchKernelID) shortWidth() int {
 	return id.width()
 }
 
+// anyWidth is the number of messages sumAnyWideGroup hashes a call: the
+// width, but for amd64-avx2x5 five, as its one-block kernel.
+func (id batchKernelID) anyWidth() int {
+	if id == batchAMD64AVX2Scalar {
+		return 5
+	}
+	return id.width()
+}
+
 // activeBatch is the batch kernel Sum256Batch uses, chosen
 // once at start-up; tests swap it to run every kernel the CPU has.
 var activeBatch = kernelFromEnvironment(batchVariable, availableBatchKernels())
@@ -98,24 +107,25 @@ func chooseBatch(override string) (batchKernelID, error) {
 }
 
 // BatchWidth returns how many messages the batch kernel in use hashes at
-// once: 8 with AVX-512, 4 with AVX2, 2 on Apple arm64 cores, and 1 where
-// Sum256Batch runs the single-state permutation in a loop. It is a hint for
-// callers that build batches: any batch length works, but a multiple of
-// BatchWidth (or a batch of several times it) keeps every lane busy. For
-// messages of up to 135 bytes, see ShortBatchWidth.
+// once: 8 with AVX-512, 5 on AMD cores with AVX2 and without AVX-512 (four
+// states in ymm registers and a fifth in general-purpose ones), 4 on other
+// AVX2 cores, 2 on Apple arm64 cores, and 1 where Sum256Batch runs the
+// single-state permutation in a loop. It is a hint for callers that build
+// batches: any batch length works, but a multiple of BatchWidth (or a
+// batch of several times it) keeps every lane busy. For messages of up to
+// 135 bytes, see ShortBatchWidth.
 //
 // The environment variable KECCAKROOT_BATCH, read once at start-up, picks
 // another batch kernel by name where the CPU has it ("amd64-avx512x8-bw",
 // "amd64-avx512x8", "amd64-avx2x5", "amd64-avx2x4", "arm64-sha3x2" or
 // "loop"), for tests and measurements; for a name the CPU cannot run the
 // default stays, and a line on standard error says so.
-func BatchWidth() int { return activeBatch.width() }
+func BatchWidth() int { return activeBatch.anyWidth() }
 
 // ShortBatchWidth returns how many messages of up to 135 bytes (one
 // permutation each, such as most trie nodes) the batch kernel in use
-// hashes at once: BatchWidth, but 5 on AMD cores with AVX2 and without
-// AVX-512, whose kernel (amd64-avx2x5) runs a fifth state in
-// general-purpose registers beside four in ymm registers. A batch of such
+// hashes at once. It is BatchWidth with every kernel so far (amd64-avx2x5
+// hashes five messages a call, one-block or longer); a batch of such
 // messages is best a multiple of it.
 func ShortBatchWidth() int { return activeBatch.shortWidth() }
 
@@ -236,21 +246,20 @@ func groupedSlack(id batchKernelID) (num, den int) {
 	return 21, 20
 }
 
-// sumGrouped hashes msgs with id's any-length kernel, id.width() messages
-// a call. It takes up to groupWindow messages at a time and
-// orders them by their number of blocks, the longest first, so that the
-// messages of one call are of about one length and its lanes finish
-// together. A last group of batchSolo messages or fewer is hashed with
-// Sum256.
+// sumGrouped hashes msgs with id's any-length kernel, groupWidth messages
+// a call. It takes up to groupWindow messages at a time and orders them by
+// their number of blocks, the longest first, so that the messages of one
+// call are of about one length and its lanes finish together. A last
+// group of batchSolo messages or fewer is hashed with Sum256.
 //
 // A lane of the kernel holds one message for the whole call, where
 // sumMixed gives a lane whose message is done the next one: when the
 // groups would leave so many lanes idle that they take more permutations
-// than the fewest any driver needs (the longest message's blocks, or all
-// blocks spread over all lanes, which sumMixed comes near) by a margin
-// larger than what the kernel saves (see groupedSlack), the window goes to
-// sumMixed instead; so does a window with a message of more blocks than one
-// call of the kernel takes (maxBatchBlocks).
+// than sumMixed needs at the fewest (the longest message's blocks, or all
+// blocks spread over its id.width() lanes) by a margin larger than what
+// the kernel saves (see groupedSlack), the window goes to sumMixed
+// instead; so does a window with a message of more blocks than one call of
+// the kernel takes (maxBatchBlocks).
 func sumGrouped(id batchKernelID, out [][32]byte, msgs [][]byte) {
 	w, solo := id.width(), batchSolo(id)
 	for len(msgs) > 0 {
@@ -286,11 +295,11 @@ func sumGrouped(id batchKernelID, out [][32]byte, msgs [][]byte) {
 			next[b]++
 			total += int(b)
 		}
-		for g := 0; g+solo < n; g += w {
+		for g := 0; g+solo < n; g += groupWidth(id, n-g) {
 			grouped += int(blocks[order[g]])
 		}
-		// The fewest permutations any driver needs: the longest message's
-		// blocks, or all blocks spread over all lanes.
+		// The fewest permutations sumMixed needs: the longest message's
+		// blocks, or all blocks spread over all its lanes.
 		fewest := max(int(blocks[order[0]]), (total+w-1)/w)
 		if num, den := groupedSlack(id); grouped*den > fewest*num {
 			sumMixed(id, out[:n], msgs[:n])
@@ -299,12 +308,7 @@ func sumGrouped(id batchKernelID, out [][32]byte, msgs [][]byte) {
 		}
 		var k int // the messages of a group
 		for g := 0; g < n; g += k {
-			gw := w
-			if blocks[order[g]] == 1 && n-g >= id.shortWidth() {
-				// The one-block messages, last in order, go as many a
-				// call as the one-block kernel takes (amd64-avx2x5's five).
-				gw = id.shortWidth()
-			}
+			gw := groupWidth(id, n-g)
 			k = min(gw, n-g)
 			if k <= solo {
 				for _, i := range order[g : g+k] {
@@ -330,6 +334,8 @@ func sumGrouped(id batchKernelID, out [][32]byte, msgs [][]byte) {
 				}
 			}
 			switch nblocks := int(blocks[order[g]]); {
+			case nblocks > 1 && gw > w:
+				sumAnyWideGroup(id, &to, &from, nblocks)
 			case nblocks > 1:
 				sumAnyGroup(id, &to, &from, nblocks)
 			case gw > w:
@@ -340,6 +346,29 @@ func sumGrouped(id batchKernelID, out [][32]byte, msgs [][]byte) {
 		}
 		out, msgs = out[n:], msgs[n:]
 	}
+}
+
+// groupWidth returns how many messages sumGrouped hashes in its next call
+// with r messages of the window left: id.anyWidth(), but where the wider
+// kernels (amd64-avx2x5's five states, which cost a little more a call
+// than its four-state ones) would make no fewer calls for the r messages
+// than the narrower ones, id.width().
+func groupWidth(id batchKernelID, r int) int {
+	wide, narrow, solo := id.anyWidth(), id.width(), batchSolo(id)
+	if wide > narrow && kernelCalls(r, wide, solo) >= kernelCalls(r, narrow, solo) {
+		return narrow
+	}
+	return wide
+}
+
+// kernelCalls returns how many kernel calls n messages take in groups of
+// w, a last group of solo messages or fewer going to Sum256.
+func kernelCalls(n, w, solo int) int {
+	calls := n / w
+	if n%w > solo {
+		calls++
+	}
+	return calls
 }
 
 // sum256Short is Sum256Batch for messages known to be at most 135 bytes,

@@ -67,6 +67,13 @@ func sumAny8AVX512(out *[8]*[32]byte, msgs *[8][]byte, nblocks int)
 //go:noescape
 func sumAny4AVX2(out *[4]*[32]byte, msgs *[4][]byte, nblocks int)
 
+// sumAny5AVX2 is sumAny4AVX2 for five messages: four in ymm registers and
+// the fifth in general-purpose registers, the two kinds of rounds merged
+// as in sumShort5AVX2. It needs AVX2 and BMI2.
+//
+//go:noescape
+func sumAny5AVX2(out *[5]*[32]byte, msgs *[5][]byte, nblocks int)
+
 // sumAnyGroup sets *to[j] to the digest of from[j], j < id.width(), for
 // messages of at most nblocks blocks, with the any-length kernel of id
 // (see batchKernelID.anyLength).
@@ -79,6 +86,16 @@ func sumAnyGroup(id batchKernelID, to *[maxBatchWidth]*[32]byte, from *[maxBatch
 	default:
 		panic("fastkeccak: no any-length kernel in " + id.String())
 	}
+}
+
+// sumAnyWideGroup is sumAnyGroup for id.anyWidth() messages: five for
+// amd64-avx2x5, id.width() for the others.
+func sumAnyWideGroup(id batchKernelID, to *[maxBatchWidth]*[32]byte, from *[maxBatchWidth][]byte, nblocks int) {
+	if id == batchAMD64AVX2Scalar {
+		sumAny5AVX2((*[5]*[32]byte)(to[:5]), (*[5][]byte)(from[:5]), nblocks)
+		return
+	}
+	sumAnyGroup(id, to, from, nblocks)
 }
 
 // sumShortGroup sets *to[j] to the digest of from[j], j < id.width(), for

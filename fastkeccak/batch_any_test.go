@@ -19,6 +19,26 @@ func anyLengthKernels() []batchKernelID {
 	return ids
 }
 
+// anyGroupCall is one of a kernel's any-length calls: sumAnyGroup, of
+// id.width() messages, or sumAnyWideGroup, of id.anyWidth().
+type anyGroupCall struct {
+	name  string
+	width int
+	call  func(to *[maxBatchWidth]*[32]byte, from *[maxBatchWidth][]byte, nblocks int)
+}
+
+// anyGroupCalls returns both any-length calls of id.
+func anyGroupCalls(id batchKernelID) []anyGroupCall {
+	return []anyGroupCall{
+		{"sumAnyGroup", id.width(), func(to *[maxBatchWidth]*[32]byte, from *[maxBatchWidth][]byte, nblocks int) {
+			sumAnyGroup(id, to, from, nblocks)
+		}},
+		{"sumAnyWideGroup", id.anyWidth(), func(to *[maxBatchWidth]*[32]byte, from *[maxBatchWidth][]byte, nblocks int) {
+			sumAnyWideGroup(id, to, from, nblocks)
+		}},
+	}
+}
+
 // TestSumAnyGroupDirect calls the any-length kernels with a group of
 // messages whose lengths differ lane by lane, from empty to maxBatchBlocks
 // blocks, each lane's message at an offset of its own in a buffer of its
@@ -32,13 +52,15 @@ func TestSumAnyGroupDirect(t *testing.T) {
 	for _, id := range ids {
 		t.Run(id.String(), func(t *testing.T) {
 			requireBatch(t, id)
-			w := id.width()
 			rng := rand.New(rand.NewPCG(31, uint64(id)))
 			iterations := 400
 			if testing.Short() {
 				iterations = 60
 			}
+			calls := anyGroupCalls(id)
 			for iter := range iterations {
+				group := calls[iter%len(calls)]
+				w := group.width
 				// Most groups are of trie nodes (up to four blocks); some
 				// reach the most blocks a call takes.
 				most := 4 * rate
@@ -69,14 +91,14 @@ func TestSumAnyGroupDirect(t *testing.T) {
 					to[j] = &out[j]
 					blocks = max(blocks, size/rate+1)
 				}
-				sumAnyGroup(id, &to, &from, blocks)
+				group.call(&to, &from, blocks)
 				for j := range w {
 					if want := Sum256(from[j]); out[j] != want {
-						t.Fatalf("iteration %d, lane %d (%d bytes, %d blocks in the call): %x, want %x",
-							iter, j, len(from[j]), blocks, out[j], want)
+						t.Fatalf("%s, iteration %d, lane %d of %d (%d bytes, %d blocks in the call): %x, want %x",
+							group.name, iter, j, w, len(from[j]), blocks, out[j], want)
 					}
 					if !bytes.Equal(from[j], saved[j]) {
-						t.Fatalf("iteration %d: the kernel wrote to message %d", iter, j)
+						t.Fatalf("%s, iteration %d: the kernel wrote to message %d", group.name, iter, j)
 					}
 				}
 			}
@@ -98,25 +120,27 @@ func TestSumAnyGroupEdgeLengths(t *testing.T) {
 	for _, id := range anyLengthKernels() {
 		t.Run(id.String(), func(t *testing.T) {
 			requireBatch(t, id)
-			w := id.width()
-			for start := range edges {
-				for _, extra := range []int{0, 1} {
-					var (
-						to   [maxBatchWidth]*[32]byte
-						from [maxBatchWidth][]byte
-						out  [maxBatchWidth][32]byte
-					)
-					blocks := 0
-					for j := range w {
-						size := edges[(start+7*j)%len(edges)]
-						from[j], to[j] = buf[j:j+size], &out[j]
-						blocks = max(blocks, size/rate+1)
-					}
-					blocks = min(blocks+extra, maxBatchBlocks)
-					sumAnyGroup(id, &to, &from, blocks)
-					for j := range w {
-						if want := Sum256(from[j]); out[j] != want {
-							t.Fatalf("lane %d of %d bytes, %d blocks in the call: %x, want %x", j, len(from[j]), blocks, out[j], want)
+			for _, group := range anyGroupCalls(id) {
+				w := group.width
+				for start := range edges {
+					for _, extra := range []int{0, 1} {
+						var (
+							to   [maxBatchWidth]*[32]byte
+							from [maxBatchWidth][]byte
+							out  [maxBatchWidth][32]byte
+						)
+						blocks := 0
+						for j := range w {
+							size := edges[(start+7*j)%len(edges)]
+							from[j], to[j] = buf[j:j+size], &out[j]
+							blocks = max(blocks, size/rate+1)
+						}
+						blocks = min(blocks+extra, maxBatchBlocks)
+						group.call(&to, &from, blocks)
+						for j := range w {
+							if want := Sum256(from[j]); out[j] != want {
+								t.Fatalf("%s, lane %d of %d bytes, %d blocks in the call: %x, want %x", group.name, j, len(from[j]), blocks, out[j], want)
+							}
 						}
 					}
 				}

@@ -27,6 +27,12 @@ func sumAnyGroup(id batchKernelID, _ *[maxBatchWidth]*[32]byte, _ *[maxBatchWidt
 	panic("fastkeccak: no any-length kernel in " + id.String())
 }
 
+// sumAnyWideGroup is the wider any-length kernel of an amd64 batch kernel,
+// which this build does not have.
+func sumAnyWideGroup(id batchKernelID, _ *[maxBatchWidth]*[32]byte, _ *[maxBatchWidth][]byte, _ int) {
+	panic("fastkeccak: no any-length kernel in " + id.String())
+}
+
 // sumShortWideGroup is the wider one-block kernel of an amd64 batch
 // kernel, which this build does not have.
 func sumShortWideGroup(id batchKernelID, _ *[maxBatchWidth]*[32]byte, _ *[maxBatchWidth][]byte) {

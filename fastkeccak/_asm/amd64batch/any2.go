@@ -76,6 +76,31 @@ func sumAny4AVX2() {
 	}
 
 	Label("block")
+	absorbAny4(st)
+	MOVQ(s2Words, st.Offset(any2LastOffset))
+
+	ymmPermuteFromMemory(st, spare)
+
+	Comment("The digests of the states whose last block this was.")
+	MOVQ(st.Offset(any2LastOffset), s2Words)
+	TESTQ(s2Words, s2Words)
+	JZ(LabelRef("next"))
+	storeFinished4(st)
+
+	Label("next")
+	ADDQ(U32(rate), a2BlockOff)
+	CMPQ(a2BlockOff, st.Offset(any2EndOffset))
+	JB(LabelRef("block"))
+
+	VZEROUPPER()
+	RET()
+}
+
+// absorbAny4 XORs block a2BlockOff/136 of messages 0..3 of s2Msgs into the
+// four states at st (which must be yStatePtr), padded where it is a
+// message's last, and leaves in s2Words the bits of the messages whose
+// last block it is.
+func absorbAny4(st Mem) {
 	rows := []VecPhysical{Y0, Y1, Y2, Y3}
 	tmp := []VecPhysical{Y4, Y5, Y6, Y7}
 	for c := 0; c < 4; c++ {
@@ -105,32 +130,39 @@ func sumAny4AVX2() {
 
 		Label(last)
 		BTSQ(U8(j), s2Words)
-		MOVQ(s2Len, s2Tail)
-		SHRQ(U8(3), s2Tail)
-		LEAQ(Mem{Base: s2Ptr, Index: s2Tail, Scale: 8}, s2Ptr)
-		SHLQ(U8(5), s2Tail) // the lane's offset in the states
-		MOVQ(s2Tail, a2LaneOff)
-		XORL(s2Tail.As32(), s2Tail.As32())
-		XORL(s2Shift.As32(), s2Shift.As32())
-		for _, n := range []int{4, 2, 1} {
-			tailPart(n, fmt.Sprintf("any%dtail%d", j, n))
-		}
-		MOVL(U32(1), s2Part.As32())
-		SHLQ(CL, s2Part)
-		ORQ(s2Part, s2Tail)
+		lastTail(j, 5) // lanes 32 bytes apart in the states
 		XORQ(s2Tail, Mem{Base: yStatePtr, Index: a2LaneOff, Scale: 1, Disp: 8 * j})
 		MOVQ(U64(0x80<<56), s2Tail)
 		XORQ(s2Tail, st.Offset(ymmLaneBytes*16+8*j))
 		Label(next)
 	}
-	MOVQ(s2Words, st.Offset(any2LastOffset))
+}
 
-	ymmPermuteFromMemory(st, spare)
+// lastTail sets s2Tail to the last len%8 bytes of message j's last block
+// (s2Ptr and s2Len as any2Block leaves them) followed by the first padding
+// byte (0x01), and a2LaneOff to the index of the lane they go into shifted
+// left by laneShift: the lane's offset in the states.
+func lastTail(j, laneShift int) {
+	MOVQ(s2Len, s2Tail)
+	SHRQ(U8(3), s2Tail)
+	LEAQ(Mem{Base: s2Ptr, Index: s2Tail, Scale: 8}, s2Ptr)
+	SHLQ(U8(laneShift), s2Tail)
+	MOVQ(s2Tail, a2LaneOff)
+	XORL(s2Tail.As32(), s2Tail.As32())
+	XORL(s2Shift.As32(), s2Shift.As32())
+	for _, n := range []int{4, 2, 1} {
+		tailPart(n, fmt.Sprintf("any%dtail%d", j, n))
+	}
+	MOVL(U32(1), s2Part.As32())
+	SHLQ(CL, s2Part)
+	ORQ(s2Part, s2Tail)
+}
 
-	Comment("The digests of the states whose last block this was.")
-	MOVQ(st.Offset(any2LastOffset), s2Words)
-	TESTQ(s2Words, s2Words)
-	JZ(LabelRef("next"))
+// storeFinished4 writes lanes 0..3 of each of the four states at st whose
+// bit is set in s2Words through its digest pointer in s2Out.
+func storeFinished4(st Mem) {
+	rows := []VecPhysical{Y0, Y1, Y2, Y3}
+	tmp := []VecPhysical{Y4, Y5, Y6, Y7}
 	for k, lane := range rows {
 		VMOVDQU(st.Offset(ymmLaneBytes*k), lane)
 	}
@@ -144,11 +176,4 @@ func sumAny4AVX2() {
 		Label(skip)
 	}
 
-	Label("next")
-	ADDQ(U32(rate), a2BlockOff)
-	CMPQ(a2BlockOff, st.Offset(any2EndOffset))
-	JB(LabelRef("block"))
-
-	VZEROUPPER()
-	RET()
 }

@@ -83,16 +83,35 @@ func sumShort5AVX2() {
 	XORQ(s2Tail, Mem{Base: s2Part, Index: s2Words, Scale: 8})
 
 	st := frame
+	mergedPermute5(st, k, frame.Offset(short5RC), frame.Offset(short5RCPtr), "rounds5")
+
+	Load(Param("out"), s2Out)
+	storeDigests4(st)
+	Comment("The scalar state's digest: its lanes 0..3.")
+	VMOVDQU(a, Y0)
+	MOVQ(Mem{Base: s2Out, Disp: 8 * 4}, s2Ptr)
+	VMOVDQU(Y0, Mem{Base: s2Ptr})
+	VZEROUPPER()
+	RET()
+}
+
+// mergedPermute5 emits the first round's parities of the four AVX2 states
+// at st (addressed from SP, the buffer of their odd rounds after them) and
+// of k's scalar state, then their 24 rounds, two of each kind per pass of a
+// loop at label, the two instruction streams merged (asmstream.Merge). The
+// round constants come from the slots at rcSlots, refilled at the top of
+// each pass from the four-times table through the pointer kept at rcPtr.
+// The rounds use every general-purpose register but SP and BP, and every
+// vector register; the states end where they began.
+func mergedPermute5(st Mem, k scalar.Rounds, rcSlots, rcPtr Mem, label string) {
 	spare := st.Offset(ymmStateSize)
 	head := ymmParities(st)
 	k.Parities(nil)
 
 	Comment("24 rounds of each kind, merged, two of each per pass.")
-	rcSlots := frame.Offset(short5RC)
-	rcPtr := frame.Offset(short5RCPtr)
 	LEAQ(ymmRoundConstants, scalar.Tmp)
 	MOVQ(scalar.Tmp, rcPtr)
-	Label("rounds5")
+	Label(label)
 	{
 		Comment("This pass's round constants into the slots.")
 		MOVQ(rcPtr, scalar.Tmp)
@@ -127,16 +146,7 @@ func sumShort5AVX2() {
 	MOVQ(scalar.Tmp, rcPtr)
 	LEAQ(ymmRoundConstants.Offset(short5PassEnd), scalar.RowB[0])
 	CMPQ(scalar.Tmp, scalar.RowB[0])
-	JB(LabelRef("rounds5"))
-
-	Load(Param("out"), s2Out)
-	storeDigests4(st)
-	Comment("The scalar state's digest: its lanes 0..3.")
-	VMOVDQU(a, Y0)
-	MOVQ(Mem{Base: s2Out, Disp: 8 * 4}, s2Ptr)
-	VMOVDQU(Y0, Mem{Base: s2Ptr})
-	VZEROUPPER()
-	RET()
+	JB(LabelRef(label))
 }
 
 // The passes must leave both kinds of state where they began: the AVX2
