@@ -161,13 +161,7 @@ func lastTail(j, laneShift int) {
 // storeFinished4 writes lanes 0..3 of each of the four states at st whose
 // bit is set in s2Words through its digest pointer in s2Out.
 func storeFinished4(st Mem) {
-	rows := []VecPhysical{Y0, Y1, Y2, Y3}
-	tmp := []VecPhysical{Y4, Y5, Y6, Y7}
-	for k, lane := range rows {
-		VMOVDQU(st.Offset(ymmLaneBytes*k), lane)
-	}
-	transpose4x4(rows, tmp, rows)
-	for j, digest := range rows {
+	for j, digest := range digestRows4(st) {
 		skip := fmt.Sprintf("digest%dskipped", j)
 		BTQ(U8(j), s2Words)
 		JCC(LabelRef(skip))
@@ -175,5 +169,4 @@ func storeFinished4(st Mem) {
 		VMOVDQU(digest, Mem{Base: s2Ptr})
 		Label(skip)
 	}
-
 }

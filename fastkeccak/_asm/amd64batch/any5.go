@@ -30,16 +30,12 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// The frame of sumAny5AVX2: the four AVX2 states and the buffer of their
-// odd rounds, the scalar state's two buffers, the two round-constant slots
-// and their pointer (as sumShort5AVX2's), then the end of the last block,
-// the bits of the messages finishing at this block, and 136 * the blocks
-// done.
+// The frame of sumAny5AVX2: sumShort5AVX2's (the states, the scalar
+// state's buffers, the round-constant slots and their pointer), then the
+// end of the last block, the bits of the messages finishing at this block,
+// and 136 * the blocks done.
 const (
-	any5Scalar   = 2 * ymmStateSize
-	any5RC       = any5Scalar + scalar.StateBuffer
-	any5RCPtr    = any5RC + short5Rounds*ymmLaneBytes
-	any5End      = any5RCPtr + 8
+	any5End      = short5Frame
 	any5Last     = any5End + 8
 	any5BlockOff = any5Last + 8
 	any5Frame    = any5BlockOff + 8
@@ -50,7 +46,7 @@ func sumAny5AVX2() {
 	Doc("sumAny5AVX2 hashes five messages of at most nblocks blocks each.")
 	frame := AllocLocal(any5Frame)
 	st := frame // the rounds address the AVX2 states from SP
-	k := scalar.Rounds{Frame: frame.Offset(any5Scalar), Asm: scalar.Global{}}
+	k := scalar.Rounds{Frame: frame.Offset(short5Scalar), Asm: scalar.Global{}}
 	a := k.Frame.Offset(scalar.FrameA)
 	Load(Param("nblocks"), a2BlockOff)
 	IMUL3Q(U32(rate), a2BlockOff, a2BlockOff)
@@ -71,10 +67,10 @@ func sumAny5AVX2() {
 	MOVQ(frame.Offset(any5BlockOff), a2BlockOff)
 	LEAQ(frame, yStatePtr)
 	absorbAny4(Mem{Base: yStatePtr})
-	absorbScalar(a, any5Scalar+scalar.FrameA)
+	absorbScalar(a, short5Scalar+scalar.FrameA)
 	MOVQ(s2Words, frame.Offset(any5Last))
 
-	mergedPermute5(st, k, frame.Offset(any5RC), frame.Offset(any5RCPtr), "rounds")
+	mergedPermute5(st, k, frame.Offset(short5RC), frame.Offset(short5RCPtr), "rounds")
 
 	Comment("The digests of the states whose last block this was.")
 	MOVQ(frame.Offset(any5Last), s2Words)

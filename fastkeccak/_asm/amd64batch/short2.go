@@ -218,16 +218,24 @@ func tailQuadword(j int) {
 	ORQ(s2Part, s2Tail)
 }
 
-// storeDigests4 writes lanes 0..3 of the four states at st through the
-// digest pointers of s2Out.
-func storeDigests4(st Mem) {
+// digestRows4 loads lanes 0..3 of the four states at st and transposes
+// them, a digest a register, into the registers it returns (Y0..Y3; Y4..Y7
+// are overwritten).
+func digestRows4(st Mem) []VecPhysical {
 	rows := []VecPhysical{Y0, Y1, Y2, Y3}
 	tmp := []VecPhysical{Y4, Y5, Y6, Y7}
-	Comment("The digests: lanes 0..3 of each state, through the pointers.")
 	for k, lane := range rows {
 		VMOVDQU(st.Offset(ymmLaneBytes*k), lane)
 	}
 	transpose4x4(rows, tmp, rows)
+	return rows
+}
+
+// storeDigests4 writes lanes 0..3 of the four states at st through the
+// digest pointers of s2Out.
+func storeDigests4(st Mem) {
+	Comment("The digests: lanes 0..3 of each state, through the pointers.")
+	rows := digestRows4(st)
 	for j, digest := range rows {
 		MOVQ(Mem{Base: s2Out, Disp: 8 * j}, s2Ptr)
 		VMOVDQU(digest, Mem{Base: s2Ptr})
