@@ -51,7 +51,7 @@ func (id batchKernelID) inPlace() bool {
 }
 
 // anyLength reports whether the kernel has a kernel of its own for a group
-// of id.anyWidth() messages of any lengths (see sumAnyGroup), which reads
+// of messages of any lengths (see sumAnyGroup and sumAnyWideGroup), which reads
 // them in place, each block by block, and writes each digest through its
 // own pointer once its last block is absorbed.
 func (id batchKernelID) anyLength() bool {

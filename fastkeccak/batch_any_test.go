@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -193,5 +194,41 @@ func TestSum256BatchGrouping(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGroupWidth checks the widths sumGrouped gives its calls for a window
+// of every size: each kernel's own width where it has one any-length
+// kernel, and for amd64-avx2x5 a mix of fives and fours that never takes
+// more kernel calls than either width alone, and takes fours where fives
+// would save no call (eight messages: two calls of four).
+func TestGroupWidth(t *testing.T) {
+	for _, id := range builtBatchKernels() {
+		solo := batchSolo(id)
+		for r := 1; r <= groupWindow; r++ {
+			var widths []int
+			calls := 0
+			for g := 0; g < r; {
+				gw := groupWidth(id, r-g)
+				if gw != id.width() && gw != id.anyWidth() {
+					t.Fatalf("%s, %d messages: a group of %d", id, r, gw)
+				}
+				k := min(gw, r-g)
+				if k > solo {
+					calls++
+				}
+				widths = append(widths, gw)
+				g += k
+			}
+			if id.anyWidth() == id.width() && slices.ContainsFunc(widths, func(w int) bool { return w != id.width() }) {
+				t.Fatalf("%s, %d messages: widths %v, want %d each", id, r, widths, id.width())
+			}
+			if best := min(kernelCalls(r, id.width(), solo), kernelCalls(r, id.anyWidth(), solo)); calls > best {
+				t.Errorf("%s, %d messages: %d calls (widths %v), %d would do", id, r, calls, widths, best)
+			}
+		}
+	}
+	if got := fmt.Sprint(groupWidth(batchAMD64AVX2Scalar, 8), groupWidth(batchAMD64AVX2Scalar, 4)); got != "4 4" {
+		t.Errorf("amd64-avx2x5, eight messages: widths %s, want 4 4", got)
 	}
 }
