@@ -465,6 +465,10 @@ func FuzzSum256Batch(f *testing.F) {
 	f.Add([]byte{3, 0, 1, 2, 3, 4, 5})
 	f.Add(append([]byte{8, 135, 0, 136, 0, 137, 0, 0, 0, 1, 0, 255, 1, 16, 1, 8, 2}, bytes.Repeat([]byte{0xA5}, 1200)...))
 	f.Add(append([]byte{16}, bytes.Repeat([]byte{135, 0}, 16)...))
+	// Twelve messages, seven of 300 to 602 bytes and then ever shorter
+	// ones: full groups of multi-block messages, five a call with
+	// amd64-avx2x5, and a narrower group after them.
+	f.Add(append(append([]byte{12}, bytes.Repeat([]byte{44, 1}, 12)...), bytes.Repeat([]byte{0x5A}, 2400)...))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) == 0 {
 			return
