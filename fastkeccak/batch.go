@@ -17,9 +17,10 @@ const (
 	batchAMD64AVX512BW
 	batchAMD64AVX2
 	batchARM64SHA3
-	// batchAMD64AVX2Scalar is batchAMD64AVX2 with a one-block kernel of
-	// five states, the fifth in general-purpose registers: the default of
-	// AMD cores without AVX-512 (see availableBatchKernels).
+	// batchAMD64AVX2Scalar is batchAMD64AVX2 with one-block and
+	// any-length kernels of five states, the fifth in general-purpose
+	// registers: the default of AMD cores without AVX-512 (see
+	// availableBatchKernels).
 	batchAMD64AVX2Scalar
 )
 
@@ -59,7 +60,7 @@ func (id batchKernelID) anyLength() bool {
 }
 
 // width is the number of states the kernel permutes at once, in its
-// any-length and absorbing kernels (see shortWidth for its one-block one).
+// absorbing kernel and narrower in-place ones (see inPlaceWidth).
 func (id batchKernelID) width() int {
 	switch id {
 	case batchAMD64AVX512, batchAMD64AVX512BW:
@@ -73,19 +74,11 @@ func (id batchKernelID) width() int {
 	}
 }
 
-// shortWidth is the number of one-block messages sumShort hashes a call
-// (see sumShortWideGroup): the width, but for amd64-avx2x5 five, four in
-// ymm registers and one in general-purpose ones.
-func (id batchKernelID) shortWidth() int {
-	if id == batchAMD64AVX2Scalar {
-		return 5
-	}
-	return id.width()
-}
-
-// anyWidth is the number of messages sumAnyWideGroup hashes a call: the
-// width, but for amd64-avx2x5 five, as its one-block kernel.
-func (id batchKernelID) anyWidth() int {
+// inPlaceWidth is the number of messages the kernel's wider in-place
+// kernels hash a call (sumShortWideGroup, sumAnyWideGroup): the width, but
+// for amd64-avx2x5 five, four in ymm registers and one in general-purpose
+// ones. Its absorbing kernel (sumMixed's) keeps the width.
+func (id batchKernelID) inPlaceWidth() int {
 	if id == batchAMD64AVX2Scalar {
 		return 5
 	}
@@ -120,14 +113,14 @@ func chooseBatch(override string) (batchKernelID, error) {
 // "amd64-avx512x8", "amd64-avx2x5", "amd64-avx2x4", "arm64-sha3x2" or
 // "loop"), for tests and measurements; for a name the CPU cannot run the
 // default stays, and a line on standard error says so.
-func BatchWidth() int { return activeBatch.anyWidth() }
+func BatchWidth() int { return activeBatch.inPlaceWidth() }
 
 // ShortBatchWidth returns how many messages of up to 135 bytes (one
 // permutation each, such as most trie nodes) the batch kernel in use
 // hashes at once. It is BatchWidth with every kernel so far (amd64-avx2x5
 // hashes five messages a call, one-block or longer); a batch of such
 // messages is best a multiple of it.
-func ShortBatchWidth() int { return activeBatch.shortWidth() }
+func ShortBatchWidth() int { return activeBatch.inPlaceWidth() }
 
 // maxBatchBlocks bounds the blocks per state of one call to a batch
 // kernel: the goroutine can only be preempted at the stack check in the
@@ -349,12 +342,12 @@ func sumGrouped(id batchKernelID, out [][32]byte, msgs [][]byte) {
 }
 
 // groupWidth returns how many messages sumGrouped hashes in its next call
-// with r messages of the window left: id.anyWidth(), but where the wider
+// with r messages of the window left: id.inPlaceWidth(), but where the wider
 // kernels (amd64-avx2x5's five states, which cost a little more a call
 // than its four-state ones) would make no fewer calls for the r messages
 // than the narrower ones, id.width().
 func groupWidth(id batchKernelID, r int) int {
-	wide, narrow, solo := id.anyWidth(), id.width(), batchSolo(id)
+	wide, narrow, solo := id.inPlaceWidth(), id.width(), batchSolo(id)
 	if wide > narrow && kernelCalls(r, wide, solo) >= kernelCalls(r, narrow, solo) {
 		return narrow
 	}
@@ -396,7 +389,7 @@ func sum256Short(out [][32]byte, msgs [][]byte) {
 }
 
 // sumShort hashes messages of at most 135 bytes with kernel id, one
-// permutation per group of id.shortWidth() messages: read in place by the
+// permutation per group of id.inPlaceWidth() messages: read in place by the
 // kernel's one-block kernel if it has one, copied into padded blocks
 // otherwise (and for the last group, when it is not full).
 func sumShort(id batchKernelID, out [][32]byte, msgs [][]byte) {
@@ -405,7 +398,7 @@ func sumShort(id batchKernelID, out [][32]byte, msgs [][]byte) {
 			to   [maxBatchWidth]*[32]byte
 			from [maxBatchWidth][]byte
 		)
-		sw, w := id.shortWidth(), id.width()
+		sw, w := id.inPlaceWidth(), id.width()
 		for len(msgs) >= sw {
 			for j := range sw {
 				to[j], from[j] = &out[j], msgs[j]
@@ -453,7 +446,7 @@ func sumShort(id batchKernelID, out [][32]byte, msgs [][]byte) {
 }
 
 // sumShortInPlace hashes with id's one-block kernel the one-block messages
-// of msgs, id.shortWidth() at a time and in order, leaving the last few (fewer
+// of msgs, id.inPlaceWidth() at a time and in order, leaving the last few (fewer
 // than a group), and returns how many it hashed.
 func sumShortInPlace(id batchKernelID, out [][32]byte, msgs [][]byte) int {
 	w := id.width()
@@ -471,21 +464,22 @@ func sumShortInPlace(id batchKernelID, out [][32]byte, msgs [][]byte) int {
 	// messages, which cost no call of their own there.
 	room := w*max(mostBlocks, (longBlocks+w-1)/w) - longBlocks
 	// They go as many a call as the one-block kernel takes.
-	sw := id.shortWidth()
+	sw := id.inPlaceWidth()
 	todo := max(0, shorts-room)
 	todo -= todo % sw
 	var (
 		to   [maxBatchWidth]*[32]byte
 		from [maxBatchWidth][]byte
-		n    int
+		lane int // the next lane of the group being filled
 	)
-	for i := 0; n < todo; i++ {
+	for i, done := 0, 0; done < todo; i++ {
 		if len(msgs[i]) >= rate {
 			continue
 		}
-		to[n%sw], from[n%sw] = &out[i], msgs[i]
-		if n++; n%sw == 0 {
+		to[lane], from[lane] = &out[i], msgs[i]
+		if lane++; lane == sw {
 			sumShortWideGroup(id, &to, &from)
+			lane, done = 0, done+sw
 		}
 	}
 	return todo

@@ -88,7 +88,7 @@ func sumAnyGroup(id batchKernelID, to *[maxBatchWidth]*[32]byte, from *[maxBatch
 	}
 }
 
-// sumAnyWideGroup is sumAnyGroup for id.anyWidth() messages: five for
+// sumAnyWideGroup is sumAnyGroup for id.inPlaceWidth() messages: five for
 // amd64-avx2x5, id.width() for the others.
 func sumAnyWideGroup(id batchKernelID, to *[maxBatchWidth]*[32]byte, from *[maxBatchWidth][]byte, nblocks int) {
 	if id == batchAMD64AVX2Scalar {
@@ -112,7 +112,7 @@ func sumShortGroup(id batchKernelID, to *[maxBatchWidth]*[32]byte, from *[maxBat
 	}
 }
 
-// sumShortWideGroup is sumShortGroup for id.shortWidth() messages: five
+// sumShortWideGroup is sumShortGroup for id.inPlaceWidth() messages: five
 // for amd64-avx2x5, id.width() for the others.
 func sumShortWideGroup(id batchKernelID, to *[maxBatchWidth]*[32]byte, from *[maxBatchWidth][]byte) {
 	if id == batchAMD64AVX2Scalar {
@@ -147,8 +147,9 @@ func builtBatchKernels() []batchKernelID {
 // any-length kernel, which does the same for eight messages of up to
 // maxBatchBlocks blocks, the longer trie nodes (amd64-avx512x8-bw;
 // docs/performance.md has the figures). Without AVX-512, AMD's cores take
-// amd64-avx2x5: the 4-way AVX2 kernels, with a one-block kernel that runs
-// a fifth state's scalar rounds merged with the four's (see batchCPU).
+// amd64-avx2x5: the 4-way AVX2 kernels, with one-block and any-length
+// kernels that run a fifth state's scalar rounds merged with the four's
+// (see batchCPU).
 func availableBatchKernels() []batchKernelID {
 	return batchCPU{
 		avx512F:  cpu.X86.HasAVX512F,
@@ -163,11 +164,11 @@ func availableBatchKernels() []batchKernelID {
 type batchCPU struct{ avx512F, avx512BW, avx2, bmi2, amd bool }
 
 // kernels lists the batch kernels a CPU with c can run, the default first
-// (see availableBatchKernels). The five-state one-block kernel
-// (amd64-avx2x5) comes before the four-state one on AMD's cores only:
-// they issue vector and integer instructions to pipes of their own, and
-// the scalar state rides in the cycles the AVX2 rounds leave idle
-// (docs/performance.md has the figures).
+// (see availableBatchKernels). The five-state kernels (amd64-avx2x5) come
+// before the four-state ones on AMD's cores only: they issue vector and
+// integer instructions to pipes of their own, and the scalar state rides
+// in the cycles the AVX2 rounds leave idle (docs/performance.md has the
+// figures).
 func (c batchCPU) kernels() []batchKernelID {
 	var ids []batchKernelID
 	if c.avx512F && c.avx512BW && c.bmi2 {
@@ -205,7 +206,7 @@ func batchAbsorb(id batchKernelID, l *batchLanes, fresh uint64, nblocks int) {
 
 // amdCPU reports whether the CPU is AMD's, whose cores issue vector and
 // integer instructions to pipes of their own (Zen 1 to 5): there the
-// five-state one-block kernel's scalar state runs beside the four AVX2
+// five-state kernels' scalar state runs beside the four AVX2
 // ones. Intel's cores without AVX-512 share three of their four ALU ports
 // between the two kinds, where the fifth state would take from the four.
 func amdCPU() bool {

@@ -21,7 +21,7 @@ func anyLengthKernels() []batchKernelID {
 }
 
 // anyGroupCall is one of a kernel's any-length calls: sumAnyGroup, of
-// id.width() messages, or sumAnyWideGroup, of id.anyWidth().
+// id.width() messages, or sumAnyWideGroup, of id.inPlaceWidth().
 type anyGroupCall struct {
 	name  string
 	width int
@@ -34,7 +34,7 @@ func anyGroupCalls(id batchKernelID) []anyGroupCall {
 		{"sumAnyGroup", id.width(), func(to *[maxBatchWidth]*[32]byte, from *[maxBatchWidth][]byte, nblocks int) {
 			sumAnyGroup(id, to, from, nblocks)
 		}},
-		{"sumAnyWideGroup", id.anyWidth(), func(to *[maxBatchWidth]*[32]byte, from *[maxBatchWidth][]byte, nblocks int) {
+		{"sumAnyWideGroup", id.inPlaceWidth(), func(to *[maxBatchWidth]*[32]byte, from *[maxBatchWidth][]byte, nblocks int) {
 			sumAnyWideGroup(id, to, from, nblocks)
 		}},
 	}
@@ -210,7 +210,7 @@ func TestGroupWidth(t *testing.T) {
 			calls := 0
 			for g := 0; g < r; {
 				gw := groupWidth(id, r-g)
-				if gw != id.width() && gw != id.anyWidth() {
+				if gw != id.width() && gw != id.inPlaceWidth() {
 					t.Fatalf("%s, %d messages: a group of %d", id, r, gw)
 				}
 				k := min(gw, r-g)
@@ -220,10 +220,10 @@ func TestGroupWidth(t *testing.T) {
 				widths = append(widths, gw)
 				g += k
 			}
-			if id.anyWidth() == id.width() && slices.ContainsFunc(widths, func(w int) bool { return w != id.width() }) {
+			if id.inPlaceWidth() == id.width() && slices.ContainsFunc(widths, func(w int) bool { return w != id.width() }) {
 				t.Fatalf("%s, %d messages: widths %v, want %d each", id, r, widths, id.width())
 			}
-			if best := min(kernelCalls(r, id.width(), solo), kernelCalls(r, id.anyWidth(), solo)); calls > best {
+			if best := min(kernelCalls(r, id.width(), solo), kernelCalls(r, id.inPlaceWidth(), solo)); calls > best {
 				t.Errorf("%s, %d messages: %d calls (widths %v), %d would do", id, r, calls, widths, best)
 			}
 		}

@@ -6,7 +6,7 @@ import (
 )
 
 // TestSumShortGroupDirect calls each one-block kernel (sumShortGroup, of
-// id.width() messages, and sumShortWideGroup, of id.shortWidth()) with
+// id.width() messages, and sumShortWideGroup, of id.inPlaceWidth()) with
 // every length from 0 to 135 in every lane, the lanes' lengths differing,
 // each message at an offset of its own in a buffer of its own, the digests
 // written through pointers in the reverse order of the lanes; it checks
@@ -26,7 +26,7 @@ func TestSumShortGroupDirect(t *testing.T) {
 				{"sumShortGroup", id.width(), func(to *[maxBatchWidth]*[32]byte, from *[maxBatchWidth][]byte) {
 					sumShortGroup(id, to, from)
 				}},
-				{"sumShortWideGroup", id.shortWidth(), func(to *[maxBatchWidth]*[32]byte, from *[maxBatchWidth][]byte) {
+				{"sumShortWideGroup", id.inPlaceWidth(), func(to *[maxBatchWidth]*[32]byte, from *[maxBatchWidth][]byte) {
 					sumShortWideGroup(id, to, from)
 				}},
 			} {

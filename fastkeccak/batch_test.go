@@ -62,7 +62,7 @@ func TestBatchKernelNames(t *testing.T) {
 		t.Fatalf("loop missing from %v", available)
 	}
 	t.Logf("batch kernel %s, width %d; available: %v", activeBatch, BatchWidth(), available)
-	if BatchWidth() != activeBatch.anyWidth() {
+	if BatchWidth() != activeBatch.inPlaceWidth() {
 		t.Errorf("BatchWidth() = %d for %s", BatchWidth(), activeBatch)
 	}
 	for _, id := range available {

@@ -80,10 +80,7 @@ func sumAny5AVX2() {
 	storeFinished4(st)
 	BTQ(U8(4), s2Words)
 	JCC(LabelRef("next"))
-	Comment("The scalar state's digest: its lanes 0..3.")
-	VMOVDQU(a, Y0)
-	MOVQ(Mem{Base: s2Out, Disp: 8 * 4}, s2Ptr)
-	VMOVDQU(Y0, Mem{Base: s2Ptr})
+	storeScalarDigest(a)
 
 	Label("next")
 	MOVQ(frame.Offset(any5BlockOff), a2BlockOff)

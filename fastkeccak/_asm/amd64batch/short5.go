@@ -87,12 +87,18 @@ func sumShort5AVX2() {
 
 	Load(Param("out"), s2Out)
 	storeDigests4(st)
+	storeScalarDigest(a)
+	VZEROUPPER()
+	RET()
+}
+
+// storeScalarDigest writes lanes 0..3 of the scalar state at a, message
+// 4's digest, through its pointer in s2Out.
+func storeScalarDigest(a Mem) {
 	Comment("The scalar state's digest: its lanes 0..3.")
 	VMOVDQU(a, Y0)
 	MOVQ(Mem{Base: s2Out, Disp: 8 * 4}, s2Ptr)
 	VMOVDQU(Y0, Mem{Base: s2Ptr})
-	VZEROUPPER()
-	RET()
 }
 
 // mergedPermute5 emits the first round's parities of the four AVX2 states
