@@ -189,16 +189,25 @@ func scanBranchOfHashes(blob []byte) (hashesLayout, bool) {
 		return hashesLayout{}, false
 	}
 	layout := hashesLayout{header: pos}
+	// Which slots hold hashes is as good as random in a trie of hashed
+	// keys: each item's size is computed without a branch on it, which a
+	// test per slot mispredicted several times a node. A hash item that
+	// runs past the end leaves pos beyond it, which the next item's test
+	// or the last one's catches.
 	for i := range 16 {
-		switch {
-		case pos < end && blob[pos] == 0x80:
-			pos++
-		case pos+33 <= end && blob[pos] == 0xa0:
-			layout.hashes |= 1 << i
-			pos += 33
-		default:
+		if pos >= end {
 			return hashesLayout{}, false
 		}
+		b := blob[pos]
+		if b|0x20 != 0xa0 { // neither 0x80, empty, nor 0xa0, a hash
+			return hashesLayout{}, false
+		}
+		hash := 0
+		if b == 0xa0 {
+			hash = 1
+		}
+		layout.hashes |= uint16(hash) << i
+		pos += 1 + 32*hash
 	}
 	if pos+1 != end || blob[pos] != 0x80 {
 		return hashesLayout{}, false
@@ -222,14 +231,14 @@ func (l hashesLayout) child(blob []byte, i int) *hashNode {
 func (l hashesLayout) branch(a *nodeAlloc, blob []byte) *fullNode {
 	n := a.branch()
 	n.storedHashes = l.hashes
-	pos := l.header
-	for i := range 16 {
-		if l.hashes&(1<<i) == 0 {
-			pos++
-			continue
-		}
-		n.children[i] = (*hashNode)(blob[pos+1 : pos+33])
-		pos += 33
+	// The hashes by their bits, as scanBranchOfHashes found them: the k-th
+	// hash, in slot i, starts after i items and k hashes' 32 bytes.
+	k := 0
+	for m := l.hashes; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros16(m)
+		at := l.header + i + 32*k
+		n.children[i] = (*hashNode)(blob[at+1 : at+33])
+		k++
 	}
 	return n
 }
