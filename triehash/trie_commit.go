@@ -175,9 +175,13 @@ func (c *committer) walk(n node, isRoot bool) {
 		c.path = append(c.path, n.key...)
 		c.walk(n.val, false)
 	case *fullNode:
-		for i, child := range n.children[:16] {
+		// A changed branch of a large trie has one or two children that
+		// may have changed: the others are not visited, and those that
+		// are, in the order all 16 would be.
+		for m := n.changeableChildren(); m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
 			c.path = append(c.path[:depth], byte(i))
-			c.walk(child, false)
+			c.walk(n.children[i], false)
 		}
 	}
 	c.path = c.path[:depth]
@@ -225,15 +229,17 @@ func (c *committer) store(n node, cache *nodeCache, isRoot bool) {
 
 // askAhead asks for the memory that walk and store read next below n, a
 // changed node, and that a block's changes leave far apart in a large
-// trie: the fields of n's children (or its extension's child) that walk
-// reads first, and the stored encoding that store copies from to encode a
+// trie: the fields of n's children that may have changed (or its
+// extension's child), which walk reads first, and the stored encoding that store copies from to encode a
 // branch once its children are stored.
 func (c *committer) askAhead(n node) {
 	switch n := n.(type) {
 	case *shortNode:
 		c.spans = appendNodeSpans(c.spans, []node{n.val})
 	case *fullNode:
-		c.spans = appendNodeSpans(c.spans, n.children[:16])
+		for m := n.changeableChildren(); m != 0; m &= m - 1 {
+			c.spans = appendNodeSpans(c.spans, n.children[bits.TrailingZeros32(m):][:1])
+		}
 		if n.overStored() {
 			c.spans = append(c.spans, n.cache.stored)
 		}

@@ -59,6 +59,20 @@ const terminator = 16
 // from its children alone.
 const allRewritten = 1<<17 - 1
 
+// childSlots is the bits of fullNode.rewritten for the 16 child slots,
+// without the value slot.
+const childSlots = 1<<16 - 1
+
+// changeableChildren returns the slots of the children of n that may have
+// changed since its encoding was stored: the rewritten ones, or all
+// sixteen if it has none stored (a branch made by an update).
+func (n *fullNode) changeableChildren() uint32 {
+	if n.cache.stored == nil {
+		return childSlots
+	}
+	return n.rewritten & childSlots
+}
+
 // overStored reports whether n is encoded over its stored encoding (see
 // appendBranchOverStored).
 func (n *fullNode) overStored() bool {
