@@ -25,9 +25,9 @@ func TestAppendBranchAt(t *testing.T) {
 			}
 			br.childMask |= 1 << i
 			r := &br.children[i]
-			switch k := rng.IntN(8); {
-			case k == 0: // set, but an empty reference
-			case k == 1: // embedded: a list of one string of 1 to 29 bytes
+			switch rng.IntN(8) {
+			case 0: // set, but an empty reference
+			case 1: // embedded: a list of one string of 1 to 29 bytes
 				payload := make([]byte, 1+rng.IntN(29))
 				for j := range payload {
 					payload[j] = byte(rng.Uint32())

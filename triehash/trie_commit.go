@@ -230,8 +230,8 @@ func (c *committer) store(n node, cache *nodeCache, isRoot bool) {
 // askAhead asks for the memory that walk and store read next below n, a
 // changed node, and that a block's changes leave far apart in a large
 // trie: the fields of n's children that may have changed (or its
-// extension's child), which walk reads first, and the stored encoding that store copies from to encode a
-// branch once its children are stored.
+// extension's child), which walk reads first, and the stored encoding
+// that store copies from to encode a branch once its children are stored.
 func (c *committer) askAhead(n node) {
 	switch n := n.(type) {
 	case *shortNode:
