@@ -33,6 +33,19 @@ type walkStep struct {
 // walkStored checks blob as decodeNode does and follows key (nibbles with
 // the terminator) down through it.
 func walkStored(blob, key []byte) (walkStep, error) {
+	// Most nodes of a proof are branches of hashes, which decodeNode
+	// accepts: their layout gives the child on the key's way by
+	// arithmetic, without splitting the 17 items one by one (walkFull
+	// returns the same step for them). Any other blob is walked item by
+	// item.
+	if layout, ok := scanBranchOfHashes(blob); ok {
+		if len(key) > 0 && key[0] < terminator {
+			if h := layout.child(blob, int(key[0])); h != nil {
+				return walkStep{kind: walkHash, rest: key[1:], hash: h[:]}, nil
+			}
+		}
+		return walkStep{}, nil // the value item of a branch of hashes is empty
+	}
 	return walkNode(blob, key, true)
 }
 
