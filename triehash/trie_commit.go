@@ -238,7 +238,8 @@ func (c *committer) askAhead(n node) {
 		c.spans = appendNodeSpans(c.spans, []node{n.val})
 	case *fullNode:
 		for m := n.changeableChildren(); m != 0; m &= m - 1 {
-			c.spans = appendNodeSpans(c.spans, n.children[bits.TrailingZeros32(m):][:1])
+			i := bits.TrailingZeros32(m)
+			c.spans = appendNodeSpans(c.spans, n.children[i:i+1])
 		}
 		if n.overStored() {
 			c.spans = append(c.spans, n.cache.stored)

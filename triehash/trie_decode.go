@@ -231,14 +231,11 @@ func (l hashesLayout) child(blob []byte, i int) *hashNode {
 func (l hashesLayout) branch(a *nodeAlloc, blob []byte) *fullNode {
 	n := a.branch()
 	n.storedHashes = l.hashes
-	// The hashes by their bits, as scanBranchOfHashes found them: the k-th
-	// hash, in slot i, starts after i items and k hashes' 32 bytes.
-	k := 0
+	// The hashes by their bits, as scanBranchOfHashes found them, each
+	// found by arithmetic (child) without a test per slot.
 	for m := l.hashes; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros16(m)
-		at := l.header + i + 32*k
-		n.children[i] = (*hashNode)(blob[at+1 : at+33])
-		k++
+		n.children[i] = l.child(blob, i)
 	}
 	return n
 }
