@@ -19,8 +19,7 @@ const (
 	batchARM64SHA3
 	// batchAMD64AVX2Scalar is batchAMD64AVX2 with one-block and
 	// any-length kernels of five states, the fifth in general-purpose
-	// registers: the default of AMD cores without AVX-512 (see
-	// availableBatchKernels).
+	// registers, chosen with KECCAKROOT_BATCH only (see batchCPU.kernels).
 	batchAMD64AVX2Scalar
 )
 
@@ -100,9 +99,9 @@ func chooseBatch(override string) (batchKernelID, error) {
 }
 
 // BatchWidth returns how many messages the batch kernel in use hashes at
-// once: 8 with AVX-512, 5 on AMD cores with AVX2 and without AVX-512 (four
-// states in ymm registers and a fifth in general-purpose ones), 4 on other
-// AVX2 cores, 2 on Apple arm64 cores, and 1 where Sum256Batch runs the
+// once: 8 with AVX-512, 4 on AVX2 cores (5 with KECCAKROOT_BATCH=amd64-avx2x5:
+// four states in ymm registers and a fifth in general-purpose ones), 2 on
+// Apple arm64 cores, and 1 where Sum256Batch runs the
 // single-state permutation in a loop. It is a hint for callers that build
 // batches: any batch length works, but a multiple of BatchWidth (or a
 // batch of several times it) keeps every lane busy. For messages of up to

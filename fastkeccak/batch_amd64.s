@@ -10119,14 +10119,3 @@ next:
 	JB   block
 	VZEROUPPER
 	RET
-
-// func cpuidVendor() (ebx uint32, edx uint32, ecx uint32)
-// Requires: CPUID
-TEXT ·cpuidVendor(SB), $128-12
-	XORL AX, AX
-	XORL CX, CX
-	CPUID
-	MOVL BX, ebx+0(FP)
-	MOVL DX, edx+4(FP)
-	MOVL CX, ecx+8(FP)
-	RET

@@ -9,7 +9,6 @@
 //	sumAny8AVX512       8 messages of any length, read in place (any512.go)
 //	sumAny4AVX2         4 messages of any length, read in place (any2.go)
 //	sumAny5AVX2         5 messages of any length, 4 AVX2 + 1 scalar (any5.go)
-//	cpuidVendor         the CPU's vendor string               (cpuid.go)
 //
 // Run it from the fastkeccak/_asm folder:
 //
@@ -87,6 +86,5 @@ func main() {
 	sumAny8AVX512()
 	sumAny4AVX2()
 	sumAny5AVX2()
-	cpuidVendor()
 	Generate()
 }
