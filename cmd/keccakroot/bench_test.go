@@ -7,7 +7,15 @@ import (
 	"testing"
 )
 
+// TestBenchQuick runs the bench command's quick cases twice, as JSON and as
+// text, and checks that every case was measured and matched go-ethereum.
+// Under the race detector it is skipped: the command starts no goroutine of
+// its own, the library calls it times are raced in their packages' tests,
+// and its two runs there took a minute, the most of any test in the leg.
 func TestBenchQuick(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the bench command has no concurrency of its own; its library calls are raced in their packages")
+	}
 	r := keccakroot(t, nil, "bench", "--quick", "--json")
 	wantCode(t, r, exitOK)
 	var res benchResult
