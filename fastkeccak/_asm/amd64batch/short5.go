@@ -13,7 +13,7 @@ package main
 // each round's θ for the whole round before it. On Zen 5 the merged pass
 // gave five states in about 59 cycles a round where four AVX2 states alone
 // take about 61, a stand-in; on a Zen 3, the one AVX2-only core measured,
-// it lost to the four-state kernel, which is the default there
+// it lost to the four-state kernel, every AVX2 core's default since
 // (docs/performance.md, Sum256Batch).
 //
 //   - Loading: messages 0..3 as sumShort4AVX2 loads them. Message 4's
