@@ -23,7 +23,13 @@ var examples = map[string][]string{
 	"blockstate":  {"opened the state of mainnet's genesis", "applied 2000 account changes", "go-ethereum read all 2000 changed accounts back", "all roots match go-ethereum"},
 }
 
+// TestExamples builds every example program and checks what it prints.
+// Under the race detector it is skipped: the programs it builds are not
+// built with -race, so the run would be the test leg's again.
 func TestExamples(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the example programs are built without -race: nothing for the race detector to see")
+	}
 	bin := t.TempDir()
 	var pkgs []string
 	for name := range examples {

@@ -1,0 +1,6 @@
+//go:build race
+
+package examples
+
+// raceEnabled is set when the tests run with -race.
+const raceEnabled = true
