@@ -78,11 +78,14 @@ func newBuilder(onNode NodeFunc, topDepth int) *Builder {
 	return &Builder{core: streamCore{topDepth: topDepth, sink: nodeSink{onNode: onNode}}}
 }
 
-// reportOnlyAt restricts onNode to the nodes at the depths (in nibbles)
-// marked in depths, in no particular order, so that every node's hash, the
-// reported ones' too, can wait to be taken in batches as without onNode;
-// nil restores every node in StackTrie's order. It lasts until changed,
-// across Reset.
+// reportOnlyAt restricts onNode to the hashes of the nodes at the depths
+// (in nibbles) marked in depths, in no particular order, with a nil blob,
+// so that every node's hash, the reported ones' too, can wait to be taken
+// in batches as without onNode, and the batch stage keeps no encoding once
+// hashed, as without onNode (VerifyRangeProof, the one user, wants only the
+// hashes of subtrees); nil restores every node in StackTrie's order, with
+// its encoding. It lasts until changed, across Reset, and takes effect at
+// the next trie's first key.
 func (b *Builder) reportOnlyAt(depths []bool) {
 	b.core.sink.reportAt = depths
 }
@@ -119,7 +122,7 @@ func (b *Builder) Update(key, value []byte) error {
 			b.allocate(key, value)
 		}
 		lb.firstShared, b.newestShared = -1, -1
-		lb.keepEncodings = b.core.sink.onNode != nil
+		lb.keepEncodings = b.core.sink.wantsEncodings()
 		lb.dropHashed = !lb.keepEncodings
 	}
 	lb.addKey(key)
@@ -144,7 +147,7 @@ func (b *Builder) Update(key, value []byte) error {
 // a few kilobytes, once, and nothing per key while keys and values keep
 // their size. Larger ones grow the buffers, once.
 func (b *Builder) allocate(key, value []byte) {
-	b.batch.allocate(len(key), len(value), b.core.sink.onNode != nil)
+	b.batch.allocate(len(key), len(value), b.core.sink.wantsEncodings())
 	b.core.allocate()
 }
 

@@ -22,14 +22,15 @@ import (
 // its parent do not split a call into two small ones. Open branches mark
 // the children that wait in pendingMask.
 //
-// An onNode that wants only the nodes at some depths, in any order (see
-// reportOnlyAt), leaves every node but the root free to wait in the queue,
-// as without onNode: a node at a wanted depth waits with its path, and is
-// reported when the queue hashes it.
+// An onNode that wants only the hashes of the nodes at some depths, in any
+// order (see reportOnlyAt), leaves every node but the root free to wait in
+// the queue, as without onNode: a node at a wanted depth waits with its
+// path, and is reported when the queue hashes it, without its encoding.
 type nodeSink struct {
 	onNode NodeFunc
 	// reportAt, if not nil, holds the depths onNode wants; it is then told
-	// of no node at any other, and not in StackTrie's order.
+	// of no node at any other, not in StackTrie's order, and given no
+	// encodings (a nil blob).
 	reportAt []bool
 	path     []byte // scratch for the nibble path given to onNode
 	deferred deferredNodes
@@ -38,6 +39,12 @@ type nodeSink struct {
 // reports reports whether onNode wants the nodes at depth.
 func (s *nodeSink) reports(depth int) bool {
 	return s.onNode != nil && (s.reportAt == nil || depth < len(s.reportAt) && s.reportAt[depth])
+}
+
+// wantsEncodings reports whether onNode is given the nodes' encodings, which
+// the batch stage must then keep until the core reports its nodes.
+func (s *nodeSink) wantsEncodings() bool {
+	return s.onNode != nil && s.reportAt == nil
 }
 
 // defersAt reports whether a node at depth may wait in the deferred queue
@@ -98,6 +105,9 @@ func (s *nodeSink) commitNow(enc, key []byte, depth int) ref {
 // onNode, for most nodes, it is not copied.
 func (s *nodeSink) report(key []byte, depth int, hash *[32]byte, enc []byte) {
 	if s.reports(depth) {
+		if !s.wantsEncodings() {
+			enc = nil // the batch stage may not have kept it
+		}
 		s.path = appendNibbles(s.path[:0], key, depth)
 		s.onNode(s.path, *hash, enc)
 	}
@@ -185,7 +195,7 @@ func (s *nodeSink) hashWithoutHoles(open []branch, limit int, done *[maxDeferred
 		done[i] = true
 		s.deliver(open, i, &hashes[k])
 		if path := d.pathOf(i); path != nil {
-			s.onNode(path, hashes[k], msgs[k])
+			s.onNode(path, hashes[k], nil) // only reportOnlyAt's onNode waits here
 		}
 	}
 	return n

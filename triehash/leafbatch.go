@@ -367,9 +367,9 @@ func (lb *leafBatch) encodeBottomBranches(n int) {
 // the last slot is left for core.finish.
 //
 // Where nothing needs the bottom branches' leaves one by one, neither
-// onNode nor the check of precomputed nodes, the keys of a bottom branch
-// that hangs straight from its parent branch, without an extension, are
-// given as one: the core places the branch's reference where the leaf of
+// onNode (unless it wants only other depths than a branch's leaves') nor
+// the check of precomputed nodes, the keys of a bottom branch that hangs
+// straight from its parent branch, without an extension, are given as one: the core places the branch's reference where the leaf of
 // a single key would go, and so skips opening, filling and closing a
 // branch whose encoding it would not use.
 func (lb *leafBatch) feed(c *streamCore, n int, final bool) {
@@ -384,7 +384,7 @@ func (lb *leafBatch) feed(c *streamCore, n int, final bool) {
 				before = int(lb.slots[i-1].sharedWithNext)
 			}
 			after := int(lb.slots[j].sharedWithNext)
-			if int(bb.depth) == max(before, after)+1 && (!final || j < n-1) {
+			if int(bb.depth) == max(before, after)+1 && (!final || j < n-1) && !c.sink.reports(int(bb.depth)+1) {
 				c.key = lb.key(j)
 				c.hasLeaf, c.leaf.ref, c.leaf.encoding = true, bb.ref, nil
 				c.hasBottom = false
