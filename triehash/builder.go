@@ -122,7 +122,7 @@ func (b *Builder) Update(key, value []byte) error {
 			b.allocate(key, value)
 		}
 		lb.firstShared, b.newestShared = -1, -1
-		lb.keepEncodings = b.core.sink.wantsEncodings()
+		lb.keepEncodings = b.core.sink.reportsEveryNode()
 		lb.dropHashed = !lb.keepEncodings
 	}
 	lb.addKey(key)
@@ -147,7 +147,7 @@ func (b *Builder) Update(key, value []byte) error {
 // a few kilobytes, once, and nothing per key while keys and values keep
 // their size. Larger ones grow the buffers, once.
 func (b *Builder) allocate(key, value []byte) {
-	b.batch.allocate(len(key), len(value), b.core.sink.wantsEncodings())
+	b.batch.allocate(len(key), len(value), b.core.sink.reportsEveryNode())
 	b.core.allocate()
 }
 

@@ -41,9 +41,10 @@ func (s *nodeSink) reports(depth int) bool {
 	return s.onNode != nil && (s.reportAt == nil || depth < len(s.reportAt) && s.reportAt[depth])
 }
 
-// wantsEncodings reports whether onNode is given the nodes' encodings, which
-// the batch stage must then keep until the core reports its nodes.
-func (s *nodeSink) wantsEncodings() bool {
+// reportsEveryNode reports whether onNode wants every node, in StackTrie's
+// order and with its encoding, which the batch stage must then keep until
+// the core reports its nodes.
+func (s *nodeSink) reportsEveryNode() bool {
 	return s.onNode != nil && s.reportAt == nil
 }
 
@@ -51,7 +52,7 @@ func (s *nodeSink) wantsEncodings() bool {
 // for its hash: the root never does, nor any node when onNode wants them
 // in StackTrie's order.
 func (s *nodeSink) defersAt(depth int) bool {
-	return depth > 0 && (s.onNode == nil || s.reportAt != nil)
+	return depth > 0 && !s.reportsEveryNode()
 }
 
 // commit returns the reference to a finished node: its encoding enc if
@@ -105,7 +106,7 @@ func (s *nodeSink) commitNow(enc, key []byte, depth int) ref {
 // onNode, for most nodes, it is not copied.
 func (s *nodeSink) report(key []byte, depth int, hash *[32]byte, enc []byte) {
 	if s.reports(depth) {
-		if !s.wantsEncodings() {
+		if !s.reportsEveryNode() {
 			enc = nil // the batch stage may not have kept it
 		}
 		s.path = appendNibbles(s.path[:0], key, depth)

@@ -369,9 +369,10 @@ func (lb *leafBatch) encodeBottomBranches(n int) {
 // Where nothing needs the bottom branches' leaves one by one, neither
 // onNode (unless it wants only other depths than a branch's leaves') nor
 // the check of precomputed nodes, the keys of a bottom branch that hangs
-// straight from its parent branch, without an extension, are given as one: the core places the branch's reference where the leaf of
-// a single key would go, and so skips opening, filling and closing a
-// branch whose encoding it would not use.
+// straight from its parent branch, without an extension, are given as
+// one: the core places the branch's reference where the leaf of a single
+// key would go, and so skips opening, filling and closing a branch whose
+// encoding it would not use.
 func (lb *leafBatch) feed(c *streamCore, n int, final bool) {
 	whole := !lb.keepEncodings && !verifyPrecomputed
 	valueStart, kept, bottom := 0, 0, 0
