@@ -91,6 +91,17 @@ type ref struct {
 // hashed reports whether r holds a hash rather than an embedded encoding.
 func (r *ref) hashed() bool { return r.size == 32 }
 
+// set makes r a copy of from. A ref is 33 bytes, which the compiler copies
+// as three overlapping 16-byte moves; a copy of a copy then reads 16 bytes
+// across two of those stores, which the core cannot forward to the load,
+// and waits for them to reach the cache (a dozen cycles or more, many times
+// a key). set copies the fields, a byte and two 16-byte halves, so that
+// every load in a chain of copies reads what one store wrote.
+func (r *ref) set(from *ref) {
+	r.size = from.size
+	r.data = from.data
+}
+
 // precomputedNode is a node the batch stage encoded and hashed ahead: the
 // reference its parent keeps, its encoding for onNode (nil unless the
 // stage keeps encodings) and, for a bottom branch, its depth.
@@ -132,15 +143,17 @@ func (c *streamCore) advance(next int) {
 func (c *streamCore) finish() ref {
 	if len(c.open) == 0 {
 		// A single key: one leaf holding the rest of the key.
+		var r ref
 		c.scratch = appendLeaf(c.scratch[:0], c.key, c.topDepth, c.value)
-		return c.sink.commitNow(c.scratch, c.key, c.topDepth)
+		c.sink.commitNow(c.scratch, c.key, c.topDepth, &r)
+		return r
 	}
 	c.placeKey()
 	r, waiting := c.fold(c.topDepth - 1)
 	if waiting >= 0 || c.sink.deferred.n > 0 {
 		c.sink.flush(c.open)
 		if waiting >= 0 {
-			r = c.sink.deferred.hashOf(waiting)
+			c.sink.deferred.hashOf(waiting, &r)
 		}
 	}
 	c.sink.deferred.reset()
@@ -181,9 +194,10 @@ func (c *streamCore) placeKey() {
 	// nibbles after the branch's child nibble.
 	depth := t.depth + 1
 	if !c.hasLeaf {
+		var r ref
 		c.scratch = appendLeaf(c.scratch[:0], c.key, depth, c.value)
-		r, waiting := c.sink.commit(c.scratch, c.key, depth, c.open)
-		c.setChild(len(c.open)-1, nibble(c.key, t.depth), r, waiting)
+		waiting := c.sink.commit(c.scratch, c.key, depth, c.open, &r)
+		c.setChild(len(c.open)-1, nibble(c.key, t.depth), &r, waiting)
 		return
 	}
 	if verifyPrecomputed {
@@ -193,19 +207,22 @@ func (c *streamCore) placeKey() {
 	if c.leaf.ref.hashed() {
 		c.sink.report(c.key, depth, &c.leaf.ref.data, c.leaf.encoding)
 	}
-	c.setChild(len(c.open)-1, nibble(c.key, t.depth), c.leaf.ref, -1)
+	c.setChild(len(c.open)-1, nibble(c.key, t.depth), &c.leaf.ref, -1)
 }
 
 // setChild stores r as child i of the open branch at level; if waiting is
 // not -1, r is not known yet and waits in the deferred queue at that index.
-func (c *streamCore) setChild(level int, i byte, r ref, waiting int) {
+func (c *streamCore) setChild(level int, i byte, r *ref, waiting int) {
 	t := &c.open[level]
-	t.children[i] = r
 	t.childMask |= 1 << i
-	if waiting >= 0 {
-		t.pendingMask |= 1 << i
-		c.sink.deferred.storedAt(waiting, level, i)
+	if waiting < 0 {
+		t.children[i].set(r)
+		return
 	}
+	// A hash still to come: the queue's flush writes it.
+	t.children[i].size = 32
+	t.pendingMask |= 1 << i
+	c.sink.deferred.storedAt(waiting, level, i)
 }
 
 // fold closes every open branch deeper than depth, innermost first, and
@@ -220,7 +237,7 @@ func (c *streamCore) fold(depth int) (r ref, waiting int) {
 		if len(c.open) > 1 {
 			parent = max(parent, c.open[len(c.open)-2].depth)
 		}
-		r, waiting = c.closeBranch(c.top(), parent)
+		waiting = c.closeBranch(c.top(), parent, &r)
 		c.open = c.open[:len(c.open)-1]
 		if parent == c.topDepth-1 {
 			continue // the top node: nothing above it in this trie
@@ -228,17 +245,17 @@ func (c *streamCore) fold(depth int) (r ref, waiting int) {
 		if len(c.open) == 0 || c.top().depth < parent {
 			c.push(parent)
 		}
-		c.setChild(len(c.open)-1, nibble(c.key, parent), r, waiting)
+		c.setChild(len(c.open)-1, nibble(c.key, parent), &r, waiting)
 	}
 	return r, waiting
 }
 
 // closeBranch encodes a finished branch and, if it sits deeper than one
 // nibble below its parent (at depth parent), the extension node that leads
-// to it. It returns the reference the parent keeps, with its index in the
-// deferred queue if it waits there (else -1). br is the deepest open
-// branch.
-func (c *streamCore) closeBranch(br *branch, parent int) (r ref, waiting int) {
+// to it. It sets *r to the reference the parent keeps and returns its index
+// in the deferred queue if it waits there (else -1), r's hash to come. br
+// is the deepest open branch.
+func (c *streamCore) closeBranch(br *branch, parent int, r *ref) (waiting int) {
 	extension := br.depth > parent+1
 	if c.hasBottom && c.bottom.depth == br.depth {
 		if verifyPrecomputed {
@@ -246,48 +263,53 @@ func (c *streamCore) closeBranch(br *branch, parent int) (r ref, waiting int) {
 			c.scratch = appendBranch(c.scratch[:0], br)
 			c.verify("bottom branch", br.depth, &c.bottom)
 		}
-		r, waiting = c.bottom.ref, -1
+		r.set(&c.bottom.ref)
+		waiting = -1
 		if r.hashed() {
 			c.sink.report(c.key, br.depth, &r.data, c.bottom.encoding)
 		}
 		c.hasBottom = false
 	} else {
-		r, waiting = c.commitBranch(br, extension, parent)
+		waiting = c.commitBranch(br, extension, parent, r)
 	}
 	if !extension {
-		return r, waiting
+		return waiting
 	}
 	if waiting >= 0 && !c.sink.defersAt(parent+1) {
 		// The extension is hashed now (it is the root, or onNode wants
 		// it): so is its child.
 		c.sink.flush(c.open)
-		r, waiting = c.sink.deferred.hashOf(waiting), -1
+		c.sink.deferred.hashOf(waiting, r)
+		waiting = -1
 	}
-	c.scratch = appendExtension(c.scratch[:0], c.key, parent+1, br.depth, &r)
+	c.scratch = appendExtension(c.scratch[:0], c.key, parent+1, br.depth, r)
 	if waiting < 0 {
-		return c.sink.commit(c.scratch, c.key, parent+1, c.open)
+		return c.sink.commit(c.scratch, c.key, parent+1, c.open, r)
 	}
 	// The branch waits for its hash, and the extension with it, in the
 	// room commitBranch reserved for both.
 	d := &c.sink.deferred
 	ext := c.sink.queue(c.scratch, c.key, parent+1, 1)
 	d.waitsFor(waiting, ext, len(c.scratch)-32)
-	return ref{size: 32}, ext
+	r.size = 32
+	return ext
 }
 
 // commitBranch encodes br, the deepest open branch, and commits it. If it
 // is deferred while some of its children still wait for their hashes, it
 // is queued with holes for them, and they are re-filed to wait in it. With
 // extension, room is reserved for the extension node that is committed
-// next, above it at depth parent+1.
-func (c *streamCore) commitBranch(br *branch, extension bool, parent int) (r ref, waiting int) {
+// next, above it at depth parent+1. It sets *r and returns the index in
+// the queue as closeBranch does.
+func (c *streamCore) commitBranch(br *branch, extension bool, parent int, r *ref) (waiting int) {
 	if br.pendingMask != 0 && !c.sink.defersAt(br.depth) {
 		c.sink.flush(c.open) // the root, or a node onNode wants, is hashed now
 	}
 	var offsets [16]uint16
 	c.scratch = appendBranchAt(c.scratch[:0], br, &offsets)
 	if !c.sink.defers(c.scratch, br.depth) {
-		return c.sink.commitNow(c.scratch, c.key, br.depth), -1
+		c.sink.commitNow(c.scratch, c.key, br.depth, r)
+		return -1
 	}
 	size, entries := len(c.scratch), 1
 	if extension {
@@ -305,5 +327,6 @@ func (c *streamCore) commitBranch(br *branch, extension bool, parent int) (r ref
 	if br.pendingMask != 0 {
 		d.childrenOf(len(c.open)-1, waiting, &offsets)
 	}
-	return ref{size: 32}, waiting
+	r.size = 32
+	return waiting
 }

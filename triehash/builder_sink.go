@@ -55,20 +55,22 @@ func (s *nodeSink) defersAt(depth int) bool {
 	return depth > 0 && !s.reportsEveryNode()
 }
 
-// commit returns the reference to a finished node: its encoding enc if
+// commit sets *r to the reference to a finished node: its encoding enc if
 // shorter than 32 bytes, else its hash. The node lies depth nibbles down
 // key's path; the root (depth 0) is always hashed. If the hash is deferred,
-// commit returns the node's index in the deferred queue and a reference of
-// size 32 whose hash is filled in later; else it returns -1. open are the
+// commit returns the node's index in the deferred queue and makes *r a
+// reference of size 32 whose hash is filled in later; else it returns -1. open are the
 // core's open branches, which making room in the queue writes hashes into.
 // A deferred node must then be given its place at once, by storedAt or
 // waitsFor, before the queue makes room again.
-func (s *nodeSink) commit(enc, key []byte, depth int, open []branch) (r ref, waiting int) {
+func (s *nodeSink) commit(enc, key []byte, depth int, open []branch, r *ref) (waiting int) {
 	if !s.defers(enc, depth) {
-		return s.commitNow(enc, key, depth), -1
+		s.commitNow(enc, key, depth, r)
+		return -1
 	}
 	s.reserve(len(enc), 1, open)
-	return ref{size: 32}, s.queue(enc, key, depth, 0)
+	r.size = 32
+	return s.queue(enc, key, depth, 0)
 }
 
 // queue adds enc, the encoding of a node depth nibbles down key's path, to
@@ -89,16 +91,14 @@ func (s *nodeSink) defers(enc []byte, depth int) bool {
 }
 
 // commitNow is commit without deferring.
-func (s *nodeSink) commitNow(enc, key []byte, depth int) ref {
-	var r ref
+func (s *nodeSink) commitNow(enc, key []byte, depth int, r *ref) {
 	if len(enc) < 32 && depth > 0 {
 		r.size = uint8(copy(r.data[:], enc))
-		return r
+		return
 	}
 	r.size = 32
 	r.data = fastkeccak.Sum256(enc)
 	s.report(key, depth, &r.data, enc)
-	return r
 }
 
 // report gives a node stored by hash to onNode, with its path: the first
@@ -311,7 +311,10 @@ func (d *deferredNodes) add(enc []byte, holes int) int {
 	}
 	d.arena = append(d.arena, enc...)
 	i := d.n
-	d.nodes[i] = deferredNode{end: int32(len(d.arena)), pathEnd: int32(len(d.paths)), level: -1, parent: -1, holes: uint8(holes)}
+	// Field by field, as leafBatch.addKey fills a slot.
+	e := &d.nodes[i]
+	e.end, e.pathEnd, e.level, e.parent, e.holes = int32(len(d.arena)), int32(len(d.paths)), -1, -1, uint8(holes)
+	e.offset, e.nibble = 0, 0
 	d.n++
 	return i
 }
@@ -358,9 +361,9 @@ func (d *deferredNodes) childrenOf(level, parent int, offsets *[16]uint16) {
 	}
 }
 
-// hashOf returns the reference to node i, after a flush.
-func (d *deferredNodes) hashOf(i int) ref {
-	return ref{size: 32, data: d.hashes[i]}
+// hashOf sets *r to the reference to node i, after a flush.
+func (d *deferredNodes) hashOf(i int, r *ref) {
+	r.size, r.data = 32, d.hashes[i]
 }
 
 // pending reports how many children of br wait in the queue.

@@ -250,12 +250,12 @@ func TestCompareKeys(t *testing.T) {
 // it fits the room leafRoom leaves.
 func TestPrependLeaf(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 1))
-	for _, keyLen := range []int{1, 2, 9, 32, 55, 56, 300} {
+	for _, keyLen := range []int{1, 2, 9, 32, 54, 55, 56, 300} {
 		key := make([]byte, keyLen)
 		for i := range key {
 			key[i] = byte(rng.Uint32())
 		}
-		for _, valueLen := range []int{1, 2, 20, 54, 55, 56, 200, 70000} {
+		for _, valueLen := range []int{1, 2, 20, 54, 55, 56, 196, 197, 198, 199, 200, 255, 256, 70000} {
 			value := make([]byte, valueLen)
 			for i := range value {
 				value[i] = byte(rng.Uint32())

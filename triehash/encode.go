@@ -140,8 +140,20 @@ func appendLeaf(dst, key []byte, from int, value []byte) []byte {
 // leafRoom is the most room that the headers and the path of a leaf take
 // in front of its value, for a key of keyLen bytes and a value of valueLen:
 // see prependLeaf. A leaf hangs one nibble at least below the top of the
-// trie, so its path is keyLen compact bytes at most.
+// trie, so its path is keyLen compact bytes at most. It is computed for
+// every key, so the common case, a key and a value short enough that no
+// header takes more than two bytes, is a sum the compiler inlines: the
+// path's header is then one byte and the others two at most, a byte more
+// than exact for a value under 56 bytes.
 func leafRoom(keyLen, valueLen int) int {
+	if keyLen < 56 && valueLen < 256-56-3 {
+		return 1 + keyLen + 2 + 2
+	}
+	return longLeafRoom(keyLen, valueLen)
+}
+
+// longLeafRoom is leafRoom for any lengths, exact.
+func longLeafRoom(keyLen, valueLen int) int {
 	path := rlpstream.HeaderSize(keyLen) + keyLen
 	valueHeader := rlpstream.HeaderSize(valueLen)
 	return rlpstream.HeaderSize(path+valueHeader+valueLen) + path + valueHeader
@@ -155,8 +167,7 @@ func prependLeaf(buf []byte, valueStart, valueEnd int, key []byte, from int) (st
 	value := buf[valueStart:valueEnd]
 	p := valueStart
 	if len(value) != 1 || value[0] >= 0x80 {
-		p -= rlpstream.HeaderSize(len(value))
-		putHeader(buf[p:], 0x80, len(value))
+		p = prependHeader(buf, p, 0x80, len(value))
 	}
 	// Keys have an even number of nibbles: after the flag byte, and the
 	// first nibble if the count is odd, the path is the key's own bytes.
@@ -170,13 +181,26 @@ func prependLeaf(buf []byte, valueStart, valueEnd int, key []byte, from int) (st
 		buf[p] = 0x20
 	}
 	if pathBytes := len(rest) + 1; pathBytes > 1 {
-		p -= rlpstream.HeaderSize(pathBytes)
-		putHeader(buf[p:], 0x80, pathBytes)
+		p = prependHeader(buf, p, 0x80, pathBytes)
 	}
-	payload := valueEnd - p
-	p -= rlpstream.HeaderSize(payload)
-	putHeader(buf[p:], 0xc0, payload)
-	return p
+	return prependHeader(buf, p, 0xc0, valueEnd-p)
+}
+
+// prependHeader writes the RLP header of a string (base 0x80) or list
+// (base 0xc0) of n bytes in the bytes before buf[end], and returns where it
+// starts. It is small enough to inline: a leaf needs three headers.
+func prependHeader(buf []byte, end int, base byte, n int) (start int) {
+	start = end - 1
+	if n < 56 {
+		buf[start] = base + byte(n)
+		return start
+	}
+	for ; n > 0; n >>= 8 {
+		buf[start] = byte(n)
+		start--
+	}
+	buf[start] = base + 55 + byte(end-1-start)
+	return start
 }
 
 // putHeader writes at the start of out the RLP header of a string (base

@@ -163,7 +163,11 @@ func (lb *leafBatch) reset() {
 // its leaf is encoded later, by encodeLeaf.
 func (lb *leafBatch) addKey(key []byte) {
 	lb.keys = append(lb.keys, key...)
-	lb.slots = append(lb.slots, leafSlot{keyEnd: uint32(len(lb.keys))})
+	// A zero slot, then its one field: a slot built whole is stored to the
+	// stack field by field and copied from there with wider loads, which
+	// the core cannot forward from those stores, and waits (see ref.set).
+	lb.slots = append(lb.slots, leafSlot{})
+	lb.slots[len(lb.slots)-1].keyEnd = uint32(len(lb.keys))
 	lb.leafRefs = append(lb.leafRefs, ref{})
 }
 
@@ -346,16 +350,18 @@ func (lb *leafBatch) encodeBottomBranches(n int) {
 			br.depth, br.childMask, br.hasValue = int(d), 0, false
 			for k := i; k <= j; k++ {
 				nib := nibble(lb.key(k), int(d))
-				br.children[nib] = lb.leafRefs[k]
+				br.children[nib].set(&lb.leafRefs[k])
 				br.childMask |= 1 << nib
 			}
 			start := len(lb.encodings)
 			lb.encodings = appendBranch(lb.encodings, &br)
-			lb.bottoms = append(lb.bottoms, bottomBranch{
-				encodingStart: start, encodingEnd: len(lb.encodings), firstSlot: int16(i), lastSlot: int16(j), depth: d,
-			})
+			// Field by field, as addKey fills a slot.
+			lb.bottoms = append(lb.bottoms, bottomBranch{})
 			last := len(lb.bottoms) - 1
-			lb.commitNode(lb.encodings[start:len(lb.encodings):len(lb.encodings)], &lb.bottoms[last].ref, int32(^last))
+			bb := &lb.bottoms[last]
+			bb.encodingStart, bb.encodingEnd = start, len(lb.encodings)
+			bb.firstSlot, bb.lastSlot, bb.depth = int16(i), int16(j), d
+			lb.commitNode(lb.encodings[start:len(lb.encodings):len(lb.encodings)], &bb.ref, int32(^last))
 		}
 		i = j
 	}
@@ -387,7 +393,8 @@ func (lb *leafBatch) feed(c *streamCore, n int, final bool) {
 			after := int(lb.slots[j].sharedWithNext)
 			if int(bb.depth) == max(before, after)+1 && (!final || j < n-1) && !c.sink.reports(int(bb.depth)+1) {
 				c.key = lb.key(j)
-				c.hasLeaf, c.leaf.ref, c.leaf.encoding = true, bb.ref, nil
+				c.hasLeaf, c.leaf.encoding = true, nil
+				c.leaf.ref.set(&bb.ref)
 				c.hasBottom = false
 				c.advance(after)
 				bottom++
@@ -406,7 +413,7 @@ func (lb *leafBatch) feed(c *streamCore, n int, final bool) {
 			kept++
 		}
 		if c.hasLeaf {
-			c.leaf.ref = lb.leafRefs[i]
+			c.leaf.ref.set(&lb.leafRefs[i])
 			c.leaf.encoding = nil
 			if lb.keepEncodings {
 				c.leaf.encoding = lb.encodings[s.encodingStart:s.encodingEnd]
@@ -415,7 +422,8 @@ func (lb *leafBatch) feed(c *streamCore, n int, final bool) {
 		c.hasBottom = bottom < len(lb.bottoms) && int(lb.bottoms[bottom].lastSlot) == i
 		if c.hasBottom {
 			bb := &lb.bottoms[bottom]
-			c.bottom = precomputedNode{ref: bb.ref, depth: int(bb.depth)}
+			c.bottom.ref.set(&bb.ref)
+			c.bottom.depth, c.bottom.encoding = int(bb.depth), nil
 			if lb.keepEncodings {
 				c.bottom.encoding = lb.encodings[bb.encodingStart:bb.encodingEnd]
 			}

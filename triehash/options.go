@@ -132,7 +132,9 @@ func (o Options) build(keys, values [][]byte, original func(i int) []byte) ([32]
 		}
 	}
 	top := nodeSink{onNode: onNode}
-	return top.commitNow(appendBranch(nil, &root), nil, 0).data, nil
+	var r ref
+	top.commitNow(appendBranch(nil, &root), nil, 0, &r)
+	return r.data, nil
 }
 
 // buildSequential builds on the calling goroutine from keys in the given
