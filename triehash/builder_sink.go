@@ -59,8 +59,9 @@ func (s *nodeSink) defersAt(depth int) bool {
 // shorter than 32 bytes, else its hash. The node lies depth nibbles down
 // key's path; the root (depth 0) is always hashed. If the hash is deferred,
 // commit returns the node's index in the deferred queue and makes *r a
-// reference of size 32 whose hash is filled in later; else it returns -1. open are the
-// core's open branches, which making room in the queue writes hashes into.
+// reference of size 32 whose hash is filled in later; else it returns -1.
+// open are the core's open branches, which making room in the queue writes
+// hashes into.
 // A deferred node must then be given its place at once, by storedAt or
 // waitsFor, before the queue makes room again.
 func (s *nodeSink) commit(enc, key []byte, depth int, open []branch, r *ref) (waiting int) {

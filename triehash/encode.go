@@ -207,17 +207,9 @@ func prependHeader(buf []byte, end int, base byte, n int) (start int) {
 // 0x80) or list (base 0xc0) of n bytes, and returns its size, which out
 // must have room for (rlpstream.HeaderSize).
 func putHeader(out []byte, base byte, n int) int {
-	if n < 56 {
-		out[0] = base + byte(n)
-		return 1
-	}
-	size := rlpstream.HeaderSize(n) - 1
-	out[0] = base + 55 + byte(size)
-	for i := size; i >= 1; i-- {
-		out[i] = byte(n)
-		n >>= 8
-	}
-	return 1 + size
+	size := rlpstream.HeaderSize(n)
+	prependHeader(out, size, base, n)
+	return size
 }
 
 // appendExtension appends the extension node for nibbles [from, to) of key
