@@ -172,8 +172,17 @@ func prependLeaf(buf []byte, valueStart, valueEnd int, key []byte, from int) (st
 	// Keys have an even number of nibbles: after the flag byte, and the
 	// first nibble if the count is odd, the path is the key's own bytes.
 	rest := key[(from+1)/2:]
+	if len(key) == 32 {
+		// A state trie's key: all of it, in one fixed-size copy that the
+		// compiler inlines (copy calls memmove), ending where the path
+		// ends. Its bytes before the rest of the path land in the room
+		// leafRoom leaves, which the flag byte and the headers overwrite
+		// or leave out of the leaf.
+		*(*[32]byte)(buf[p-32 : p]) = [32]byte(key)
+	} else {
+		copy(buf[p-len(rest):], rest)
+	}
 	p -= len(rest)
-	copy(buf[p:], rest)
 	p--
 	if from%2 == 1 {
 		buf[p] = 0x30 | nibble(key, from)

@@ -162,7 +162,14 @@ func (lb *leafBatch) reset() {
 // addKey appends a key to the chunk; its value follows, by addValue, and
 // its leaf is encoded later, by encodeLeaf.
 func (lb *leafBatch) addKey(key []byte) {
-	lb.keys = append(lb.keys, key...)
+	if n := len(lb.keys); len(key) == 32 && cap(lb.keys)-n >= 32 {
+		// A state trie's key: one fixed-size copy that the compiler
+		// inlines, where append calls memmove.
+		lb.keys = lb.keys[:n+32]
+		*(*[32]byte)(lb.keys[n:]) = [32]byte(key)
+	} else {
+		lb.keys = append(lb.keys, key...)
+	}
 	// A zero slot, then its one field: a slot built whole is stored to the
 	// stack field by field and copied from there with wider loads, which
 	// the core cannot forward from those stores, and waits (see ref.set).
