@@ -103,10 +103,12 @@ func (r *ref) set(from *ref) {
 }
 
 // precomputedNode is a node the batch stage encoded and hashed ahead: the
-// reference its parent keeps, its encoding for onNode (nil unless the
-// stage keeps encodings) and, for a bottom branch, its depth.
+// reference its parent keeps, where the batch stage holds it until the
+// chunk is fed (the core copies it once, into the parent), its encoding
+// for onNode (nil unless the stage keeps encodings) and, for a bottom
+// branch, its depth.
 type precomputedNode struct {
-	ref      ref
+	ref      *ref
 	encoding []byte
 	depth    int
 }
@@ -133,7 +135,7 @@ func (c *streamCore) advance(next int) {
 	c.placeKey()
 	c.fold(next)
 	if verifyPrecomputed && c.hasBottom {
-		c.mismatch("bottom branch", c.bottom.depth, c.bottom.ref, nil, "the core closes no branch at that depth")
+		c.mismatch("bottom branch", c.bottom.depth, *c.bottom.ref, nil, "the core closes no branch at that depth")
 	}
 	c.hasLeaf, c.hasBottom = false, false
 }
@@ -183,7 +185,7 @@ func (c *streamCore) placeKey() {
 	t := c.top()
 	if t.depth == 2*len(c.key) {
 		if verifyPrecomputed && c.hasLeaf {
-			c.mismatch("leaf", t.depth+1, c.leaf.ref, c.leaf.encoding, "the key ends at the branch above it")
+			c.mismatch("leaf", t.depth+1, *c.leaf.ref, c.leaf.encoding, "the key ends at the branch above it")
 		}
 		t.value = append(t.value[:0], c.value...)
 		t.hasValue = true
@@ -207,7 +209,7 @@ func (c *streamCore) placeKey() {
 	if c.leaf.ref.hashed() {
 		c.sink.report(c.key, depth, &c.leaf.ref.data, c.leaf.encoding)
 	}
-	c.setChild(len(c.open)-1, nibble(c.key, t.depth), &c.leaf.ref, -1)
+	c.setChild(len(c.open)-1, nibble(c.key, t.depth), c.leaf.ref, -1)
 }
 
 // setChild stores r as child i of the open branch at level; if waiting is
@@ -263,7 +265,7 @@ func (c *streamCore) closeBranch(br *branch, parent int, r *ref) (waiting int) {
 			c.scratch = appendBranch(c.scratch[:0], br)
 			c.verify("bottom branch", br.depth, &c.bottom)
 		}
-		r.set(&c.bottom.ref)
+		r.set(c.bottom.ref)
 		waiting = -1
 		if r.hashed() {
 			c.sink.report(c.key, br.depth, &r.data, c.bottom.encoding)

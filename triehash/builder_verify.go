@@ -26,8 +26,8 @@ func (c *streamCore) verify(what string, depth int, pre *precomputedNode) {
 	} else {
 		want.size, want.data = 32, fastkeccak.Sum256(enc)
 	}
-	if pre.ref != want || pre.encoding != nil && !bytes.Equal(pre.encoding, enc) {
-		c.mismatch(what, depth, pre.ref, pre.encoding, fmt.Sprintf("the core encodes %x", enc))
+	if *pre.ref != want || pre.encoding != nil && !bytes.Equal(pre.encoding, enc) {
+		c.mismatch(what, depth, *pre.ref, pre.encoding, fmt.Sprintf("the core encodes %x", enc))
 	}
 }
 

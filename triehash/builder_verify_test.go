@@ -74,16 +74,16 @@ func TestVerifyPrecomputedCatchesMismatch(t *testing.T) {
 	keys := [][]byte{{0x12, 0x30}, {0x12, 0x34}, {0x56, 0x00}}
 	leaf := func(key []byte, depth int) precomputedNode {
 		enc := appendLeaf(nil, key, depth, value)
-		return precomputedNode{ref: ref{size: 32, data: fastkeccak.Sum256(enc)}, encoding: enc}
+		return precomputedNode{ref: &ref{size: 32, data: fastkeccak.Sum256(enc)}, encoding: enc}
 	}
 	bottom := func(depth int, children ...precomputedNode) precomputedNode {
 		br := branch{depth: depth}
 		for i, c := range children {
 			n := nibble(keys[i], depth)
-			br.children[n], br.childMask = c.ref, br.childMask|1<<n
+			br.children[n], br.childMask = *c.ref, br.childMask|1<<n
 		}
 		enc := appendBranch(nil, &br)
-		return precomputedNode{ref: ref{size: 32, data: fastkeccak.Sum256(enc)}, encoding: enc, depth: depth}
+		return precomputedNode{ref: &ref{size: 32, data: fastkeccak.Sum256(enc)}, encoding: enc, depth: depth}
 	}
 	// Keys 0 and 1 part at nibble 3, under a bottom branch; key 2 parts
 	// from them at nibble 0.
@@ -116,7 +116,9 @@ func TestVerifyPrecomputedCatchesMismatch(t *testing.T) {
 		t.Fatalf("correct precomputed nodes: %s", msg)
 	}
 	wrongHash := func(n precomputedNode) precomputedNode {
-		n.ref.data[0] ^= 1
+		wrong := *n.ref
+		wrong.data[0] ^= 1
+		n.ref = &wrong
 		return n
 	}
 	wrongEncoding := func(n precomputedNode) precomputedNode {

@@ -400,8 +400,7 @@ func (lb *leafBatch) feed(c *streamCore, n int, final bool) {
 			after := int(lb.slots[j].sharedWithNext)
 			if int(bb.depth) == max(before, after)+1 && (!final || j < n-1) && !c.sink.reports(int(bb.depth)+1) {
 				c.key = lb.key(j)
-				c.hasLeaf, c.leaf.encoding = true, nil
-				c.leaf.ref.set(&bb.ref)
+				c.hasLeaf, c.leaf.ref, c.leaf.encoding = true, &bb.ref, nil
 				c.hasBottom = false
 				c.advance(after)
 				bottom++
@@ -420,7 +419,7 @@ func (lb *leafBatch) feed(c *streamCore, n int, final bool) {
 			kept++
 		}
 		if c.hasLeaf {
-			c.leaf.ref.set(&lb.leafRefs[i])
+			c.leaf.ref = &lb.leafRefs[i]
 			c.leaf.encoding = nil
 			if lb.keepEncodings {
 				c.leaf.encoding = lb.encodings[s.encodingStart:s.encodingEnd]
@@ -429,8 +428,7 @@ func (lb *leafBatch) feed(c *streamCore, n int, final bool) {
 		c.hasBottom = bottom < len(lb.bottoms) && int(lb.bottoms[bottom].lastSlot) == i
 		if c.hasBottom {
 			bb := &lb.bottoms[bottom]
-			c.bottom.ref.set(&bb.ref)
-			c.bottom.depth, c.bottom.encoding = int(bb.depth), nil
+			c.bottom = precomputedNode{ref: &bb.ref, depth: int(bb.depth)}
 			if lb.keepEncodings {
 				c.bottom.encoding = lb.encodings[bb.encodingStart:bb.encodingEnd]
 			}
