@@ -225,18 +225,25 @@ func (r *rangeInsert) hashSubtrees() error {
 		return nil
 	}
 	// Groups close once they hold parallelSubtreeKeys keys, so the range's
-	// keys bound their number.
-	groups := make([]runGroup, 0, len(r.keys)/parallelSubtreeKeys+1)
+	// keys bound their number. A lone goroutine takes all the runs as one
+	// group: one Builder then finishes once, where each group's Hash
+	// flushes batches that are not full.
+	workers := runtime.GOMAXPROCS(0)
+	groupKeys := parallelSubtreeKeys
+	if workers == 1 {
+		groupKeys = len(r.keys)
+	}
+	groups := make([]runGroup, 0, len(r.keys)/groupKeys+1)
 	for lo := 0; lo < len(r.runs); {
 		hi, keys := lo, 0
-		for hi < len(r.runs) && keys < parallelSubtreeKeys {
+		for hi < len(r.runs) && keys < groupKeys {
 			keys += r.runs[hi][1] - r.runs[hi][0]
 			hi++
 		}
 		groups = append(groups, runGroup{lo: lo, hi: hi})
 		lo = hi
 	}
-	shareOut(runtime.GOMAXPROCS(0), len(groups), func(next func() (int, bool)) {
+	shareOut(workers, len(groups), func(next func() (int, bool)) {
 		for i, ok := next(); ok; i, ok = next() {
 			g := &groups[i]
 			g.found, g.err = r.hashRuns(r.runs[g.lo:g.hi])
