@@ -21,12 +21,23 @@ type batchBuilder interface {
 // of many sizes (shorter and longer than the read-ahead), and on batches
 // with a key out of order, a duplicate, an empty value, a key too long and
 // slices of different lengths, after which the keys before the fault stay
-// added, as a loop leaves them.
+// added, as a loop leaves them. The ParallelBuilders with small chunks
+// hand many chunks of a batch to their workers, faults among them.
 func TestUpdateBatch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
+	parallel := func(chunkSize int) func() batchBuilder {
+		return func() batchBuilder {
+			p := NewParallelBuilder(nil, 2)
+			p.chunkSize = chunkSize
+			return p
+		}
+	}
 	builders := map[string]func() batchBuilder{
-		"Builder":         func() batchBuilder { return NewBuilder(nil) },
-		"ParallelBuilder": func() batchBuilder { return NewParallelBuilder(nil, 2) },
+		"Builder":                       func() batchBuilder { return NewBuilder(nil) },
+		"ParallelBuilder":               func() batchBuilder { return NewParallelBuilder(nil, 2) },
+		"ParallelBuilder, chunks of 1":  parallel(1),
+		"ParallelBuilder, chunks of 7":  parallel(7),
+		"ParallelBuilder, chunks of 32": parallel(32),
 	}
 	for name, newBuilder := range builders {
 		for _, n := range []int{0, 1, 2, readAhead - 1, readAhead, readAhead + 1, 300, 5000} {

@@ -26,11 +26,7 @@ func TestParallelBuilderMatchesBuilder(t *testing.T) {
 					nodes = append(nodes, gethNode{bytes.Clone(path), hash, bytes.Clone(blob)})
 				}, workers)
 				p.chunkSize = chunkSize
-				for i := range keys {
-					if err := p.Update(keys[i], values[i]); err != nil {
-						t.Fatal(err)
-					}
-				}
+				feedPieces(t, rng, p, keys, values, workers%2 == 0)
 				if got := p.Hash(); got != want {
 					t.Fatalf("%d keys, %d workers: root %x, Builder %x", len(keys), workers, got, want)
 				}
@@ -42,6 +38,31 @@ func TestParallelBuilderMatchesBuilder(t *testing.T) {
 						t.Fatalf("%d keys, %d workers: node %d differs:\n got %v\nwant %v", len(keys), workers, i, nodes[i], wantNodes[i])
 					}
 				}
+			}
+		}
+	}
+}
+
+// feedPieces gives p the keys and values one by one or, if batches, in
+// pieces of random lengths that go alternately through UpdateBatch and
+// through Update, so that the batches begin anywhere in a chunk.
+func feedPieces(t *testing.T, rng *rand.Rand, p *ParallelBuilder, keys, values [][]byte, batches bool) {
+	t.Helper()
+	for i := 0; i < len(keys); {
+		n := 1
+		if batches {
+			n = min(1+rng.IntN(2*p.chunkSize+3), len(keys)-i)
+		}
+		if batches && rng.IntN(3) > 0 {
+			if err := p.UpdateBatch(keys[i:i+n], values[i:i+n]); err != nil {
+				t.Fatal(err)
+			}
+			i += n
+			continue
+		}
+		for end := i + n; i < end; i++ {
+			if err := p.Update(keys[i], values[i]); err != nil {
+				t.Fatal(err)
 			}
 		}
 	}
