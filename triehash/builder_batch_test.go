@@ -34,7 +34,7 @@ func TestUpdateBatch(t *testing.T) {
 	}
 	builders := map[string]func() batchBuilder{
 		"Builder":                       func() batchBuilder { return NewBuilder(nil) },
-		"ParallelBuilder":               func() batchBuilder { return NewParallelBuilder(nil, 2) },
+		"ParallelBuilder":               parallel(parallelChunk),
 		"ParallelBuilder, chunks of 1":  parallel(1),
 		"ParallelBuilder, chunks of 7":  parallel(7),
 		"ParallelBuilder, chunks of 32": parallel(32),

@@ -48,23 +48,21 @@ func TestParallelBuilderMatchesBuilder(t *testing.T) {
 // through Update, so that the batches begin anywhere in a chunk.
 func feedPieces(t *testing.T, rng *rand.Rand, p *ParallelBuilder, keys, values [][]byte, batches bool) {
 	t.Helper()
+	if !batches {
+		feed(t, p, keys, values)
+		return
+	}
 	for i := 0; i < len(keys); {
-		n := 1
-		if batches {
-			n = min(1+rng.IntN(2*p.chunkSize+3), len(keys)-i)
-		}
-		if batches && rng.IntN(3) > 0 {
-			if err := p.UpdateBatch(keys[i:i+n], values[i:i+n]); err != nil {
+		n := min(1+rng.IntN(2*p.chunkSize+3), len(keys)-i)
+		pieceKeys, pieceValues := keys[i:i+n], values[i:i+n]
+		if rng.IntN(3) > 0 {
+			if err := p.UpdateBatch(pieceKeys, pieceValues); err != nil {
 				t.Fatal(err)
 			}
-			i += n
-			continue
+		} else {
+			feed(t, p, pieceKeys, pieceValues)
 		}
-		for end := i + n; i < end; i++ {
-			if err := p.Update(keys[i], values[i]); err != nil {
-				t.Fatal(err)
-			}
-		}
+		i += n
 	}
 }
 

@@ -219,15 +219,15 @@ func (r *rangeInsert) fresh(lo, hi, pos int) node {
 // to up to GOMAXPROCS goroutines, each taking the next group when done
 // with one (shareOut): a goroutine woken late on an idle core, which on a
 // virtual machine can take longer than a range's whole work, leaves its
-// groups to the others instead of holding them up.
+// groups to the others instead of holding them up. A lone goroutine takes
+// all the runs as one group, so that its one Builder finishes once instead
+// of flushing part-filled batches at the end of every group.
 func (r *rangeInsert) hashSubtrees() error {
 	if len(r.runs) == 0 {
 		return nil
 	}
-	// Groups close once they hold parallelSubtreeKeys keys, so the range's
-	// keys bound their number. A lone goroutine takes all the runs as one
-	// group: one Builder then finishes once, where each group's Hash
-	// flushes batches that are not full.
+	// Groups close once they hold groupKeys keys, so the range's keys
+	// bound their number.
 	workers := runtime.GOMAXPROCS(0)
 	groupKeys := parallelSubtreeKeys
 	if workers == 1 {
