@@ -39,8 +39,8 @@ Examples:
    keccakroot bench
    keccakroot bench --quick --json`,
 		Description: `Measures each keccakroot function beside the go-ethereum function it replaces,
-on the same input in the same run, each timed in three rounds of about a third of
---benchtime, the fastest round reported: Sum256 at a few sizes against
+on the same input in the same run, the two taking turns in five rounds each of about
+a fifth of --benchtime, each side's fastest round reported: Sum256 at a few sizes against
 crypto.Keccak256Hash, Sum256Batch against a loop of it, the secure trie root of 10,000
 and 100,000 accounts against trie.StackTrie and trie.Trie, the transactions root of 200
 transactions against types.DeriveSha, and the mainnet genesis state root against
@@ -107,7 +107,7 @@ type benchCase struct {
 }
 
 // benchRounds is the number of rounds each side of a case is timed in.
-const benchRounds = 3
+const benchRounds = 5
 
 // benchAction runs the bench command.
 func benchAction(c *cli.Context) error {
@@ -160,20 +160,22 @@ func benchAction(c *cli.Context) error {
 	return report(c, res, err)
 }
 
-// measureCase times both sides of a case, each in benchRounds rounds of at
-// least roundTime, and checks their results.
+// measureCase times both sides of a case taking turns, each in benchRounds
+// rounds of at least roundTime, and checks their results.
 func measureCase(bc benchCase, roundTime time.Duration) benchRow {
 	row := benchRow{Name: bc.name, Match: bc.kSum() == bc.gSum()}
-	row.KeccakRoot = measureSide(bc.kImpl, bc.bytes, bc.k, roundTime)
-	row.GoEthereum = measureSide(bc.gImpl, bc.bytes, bc.g, roundTime)
+	ms, _ := measureTurns(benchRounds, roundTime, // the calls cannot fail
+		func() error { bc.k(); return nil },
+		func() error { bc.g(); return nil })
+	row.KeccakRoot = benchSideOf(bc.kImpl, bc.bytes, ms[0])
+	row.GoEthereum = benchSideOf(bc.gImpl, bc.bytes, ms[1])
 	row.Speedup = round(ratio(row.GoEthereum.NsPerOp, row.KeccakRoot.NsPerOp), 2)
 	return row
 }
 
-// measureSide times one side of a case; n is the bytes it hashes per
-// operation, for MB/s.
-func measureSide(impl string, n int64, op func(), roundTime time.Duration) benchSide {
-	m, _ := measure(benchRounds, roundTime, func() error { op(); return nil }) // op cannot fail
+// benchSideOf is one side of a case as measured; n is the bytes it hashes
+// per operation, for MB/s.
+func benchSideOf(impl string, n int64, m measurement) benchSide {
 	s := benchSide{Impl: impl, N: m.calls, AllocsPerOp: int64(m.allocsPerOp), BytesPerOp: int64(m.bytesPerOp),
 		NsPerOp: round(float64(m.perCall.Nanoseconds()), 1)}
 	if n > 0 && s.NsPerOp > 0 {
@@ -452,7 +454,7 @@ func (r *benchResult) writeText(w io.Writer) {
 	if r.Features != "" {
 		fmt.Fprintf(w, "CPU features: %s\n", r.Features)
 	}
-	fmt.Fprintf(w, "fastkeccak backend %s, batch width %d; each side the fastest of %d rounds of at least %s\n\n",
+	fmt.Fprintf(w, "fastkeccak backend %s, batch width %d; the sides taking turns, each the fastest of %d rounds of at least %s\n\n",
 		r.Backend, r.BatchWidth, benchRounds, formatDuration(time.Duration(r.BenchTime)/benchRounds))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "case\tkeccakroot\tallocs/op\tgo-ethereum\tallocs/op\tspeed-up\tsame\tkeccakroot vs go-ethereum")

@@ -63,7 +63,7 @@ func findNetwork(name string) (network, bool) {
 // default job and the genesis command.
 func genesisTimingFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.IntFlag{Name: "runs", Value: 3, Usage: "time each side `N` times and report the fastest run"},
+		&cli.IntFlag{Name: "runs", Value: 3, Usage: "time each side `N` times, the sides taking turns, and report each one's fastest run"},
 		&cli.BoolFlag{Name: "geth", Value: true, Usage: "also compute with go-ethereum's genesis.ToBlock(), compare and time it (--geth=false to skip)"},
 		&cli.IntFlag{Name: "workers", Value: 0, Usage: "cores to build the tries on, `N`; 0 means all (sets GOMAXPROCS, which the adapter's genesis functions build on)"},
 	}
@@ -231,28 +231,28 @@ func runGenesis(c *cli.Context, in genesisInput) error {
 	}
 
 	// keccakroot: the state root, then the header built as ToBlock builds
-	// it, hashed.
-	m, err := measure(runs, 0, func() error {
+	// it, hashed; with --geth, go-ethereum's ToBlock taking turns with it.
+	sides := []func() error{func() error {
 		var err error
 		res.StateRoot, res.BlockHash, err = keccakrootGenesis(g)
 		return err
-	})
-	if err != nil {
-		return inputError(fmt.Errorf("%s: %w", in.source, err))
-	}
-	res.KeccakRoot = &sideTiming{Seconds: seconds(m.perCall), Method: "adapter.GenesisStateRoot + GenesisHeader + HeaderHash"}
-	res.Checks = knownChecks(in, res)
+	}}
+	var gethRoot, gethHash common.Hash
 	if c.Bool("geth") {
-		var gethRoot, gethHash common.Hash
-		m, err := measure(runs, 0, func() error {
+		sides = append(sides, func() error {
 			var err error
 			gethRoot, gethHash, err = gethGenesis(g)
 			return err
 		})
-		if err != nil {
-			return inputError(fmt.Errorf("%s: %w", in.source, err))
-		}
-		res.GoEthereum = &sideTiming{Seconds: seconds(m.perCall), Method: "genesis.ToBlock()"}
+	}
+	ms, err := measureTurns(runs, 0, sides...)
+	if err != nil {
+		return inputError(fmt.Errorf("%s: %w", in.source, err))
+	}
+	res.KeccakRoot = &sideTiming{Seconds: seconds(ms[0].perCall), Method: "adapter.GenesisStateRoot + GenesisHeader + HeaderHash"}
+	res.Checks = knownChecks(in, res)
+	if c.Bool("geth") {
+		res.GoEthereum = &sideTiming{Seconds: seconds(ms[1].perCall), Method: "genesis.ToBlock()"}
 		res.Speedup = round(ratio(float64(res.GoEthereum.Seconds), float64(res.KeccakRoot.Seconds)), 2)
 		res.Checks = append(res.Checks,
 			newCheck("state root", "go-ethereum's genesis.ToBlock().Root()", gethRoot, res.StateRoot),

@@ -14,32 +14,72 @@ type measurement struct {
 	bytesPerOp  uint64 // heap bytes allocated per call
 }
 
-// measure times f, the one timing helper of the command: rounds rounds,
-// each of as many calls as make it last at least minRound (one call when
-// minRound is 0), with the garbage collected before each round, and returns
-// the fastest round's cost per call. The fastest round is the one least
-// disturbed by the rest of the machine. It stops at f's first error.
+// measure times f alone: measureTurns with one side.
 func measure(rounds int, minRound time.Duration, f func() error) (measurement, error) {
-	var best measurement
-	calls := 1
-	for done := 0; done < rounds; {
-		m, elapsed, err := timeRound(calls, f)
+	ms, err := measureTurns(rounds, minRound, f)
+	if err != nil {
+		return measurement{}, err
+	}
+	return ms[0], nil
+}
+
+// measureTurns times the sides, the one timing helper of the command:
+// rounds rounds of each, each round as many calls as make it last at least
+// minRound (one call when minRound is 0), with the garbage collected before
+// each round, and returns each side's fastest round's cost per call, in the
+// order of sides. The fastest round is the one least disturbed by the rest
+// of the machine. The sides take turns round by round, the order reversed
+// every other round, so that a burst of load on a shared host, or caches
+// another side left, meet every side alike: timed one after the other, a
+// side's rounds all fall in one stretch of the host's state. It stops at
+// the first error of any side.
+func measureTurns(rounds int, minRound time.Duration, sides ...func() error) ([]measurement, error) {
+	calls := make([]int, len(sides))
+	for i, f := range sides {
+		n, err := callsPerRound(minRound, f)
 		if err != nil {
-			return measurement{}, err
+			return nil, err
 		}
-		if elapsed < minRound && calls < 1e9 {
-			// Too short to time well: aim at minRound with some margin, at
-			// most a hundred times more calls than this round.
-			perCall := max(elapsed/time.Duration(calls), 1)
-			calls = min(calls*100, max(calls+1, int(minRound*6/5/perCall)))
-			continue
-		}
-		done++
-		if best.calls == 0 || m.perCall < best.perCall {
-			best = m
+		calls[i] = n
+	}
+	best := make([]measurement, len(sides))
+	for round := range rounds {
+		for k := range sides {
+			i := k
+			if round%2 == 1 {
+				i = len(sides) - 1 - k
+			}
+			m, _, err := timeRound(calls[i], sides[i])
+			if err != nil {
+				return nil, err
+			}
+			if best[i].calls == 0 || m.perCall < best[i].perCall {
+				best[i] = m
+			}
 		}
 	}
 	return best, nil
+}
+
+// callsPerRound returns how many calls of f make a round of at least
+// minRound: one when minRound is 0, else found by timing rounds of more and
+// more calls, which also warms f up.
+func callsPerRound(minRound time.Duration, f func() error) (int, error) {
+	calls := 1
+	for minRound > 0 && calls < 1e9 {
+		_, elapsed, err := timeRound(calls, f)
+		if err != nil {
+			return 0, err
+		}
+		if elapsed >= minRound {
+			break
+		}
+		// Too short to time well: aim at minRound with some margin, at
+		// most a hundred times more calls than this round.
+		perCall := max(elapsed/time.Duration(calls), 1)
+		calls = min(calls*100, max(calls+1, int(minRound*6/5/perCall)))
+	}
+	return calls, nil
 }
 
 // timeRound calls f calls times and returns the cost per call and the
