@@ -39,8 +39,8 @@ Examples:
    keccakroot bench
    keccakroot bench --quick --json`,
 		Description: `Measures each keccakroot function beside the go-ethereum function it replaces,
-on the same input in the same run, the two taking turns in five rounds each of about
-a fifth of --benchtime, each side's fastest round reported: Sum256 at a few sizes against
+on the same input in the same run, the two taking turns in four rounds each of about
+a quarter of --benchtime, each side's fastest round reported: Sum256 at a few sizes against
 crypto.Keccak256Hash, Sum256Batch against a loop of it, the secure trie root of 10,000
 and 100,000 accounts against trie.StackTrie and trie.Trie, the transactions root of 200
 transactions against types.DeriveSha, and the mainnet genesis state root against
@@ -107,7 +107,7 @@ type benchCase struct {
 }
 
 // benchRounds is the number of rounds each side of a case is timed in.
-const benchRounds = 5
+const benchRounds = 4
 
 // benchAction runs the bench command.
 func benchAction(c *cli.Context) error {

@@ -27,7 +27,7 @@ func measure(rounds int, minRound time.Duration, f func() error) (measurement, e
 // rounds rounds of each, each round as many calls as make it last at least
 // minRound (one call when minRound is 0), with the garbage collected before
 // each round, and returns each side's fastest round's cost per call, in the
-// order of sides. The fastest round is the one least disturbed by the rest
+// order of sides (the round that found the number of calls included). The fastest round is the one least disturbed by the rest
 // of the machine. The sides take turns round by round, the order reversed
 // every other round, so that a burst of load on a shared host, or caches
 // another side left, meet every side alike: timed one after the other, a
@@ -35,14 +35,14 @@ func measure(rounds int, minRound time.Duration, f func() error) (measurement, e
 // the first error of any side.
 func measureTurns(rounds int, minRound time.Duration, sides ...func() error) ([]measurement, error) {
 	calls := make([]int, len(sides))
+	best := make([]measurement, len(sides))
 	for i, f := range sides {
-		n, err := callsPerRound(minRound, f)
+		n, last, err := callsPerRound(minRound, f)
 		if err != nil {
 			return nil, err
 		}
-		calls[i] = n
+		calls[i], best[i] = n, last
 	}
-	best := make([]measurement, len(sides))
 	for round := range rounds {
 		for k := range sides {
 			i := k
@@ -63,23 +63,25 @@ func measureTurns(rounds int, minRound time.Duration, sides ...func() error) ([]
 
 // callsPerRound returns how many calls of f make a round of at least
 // minRound: one when minRound is 0, else found by timing rounds of more and
-// more calls, which also warms f up.
-func callsPerRound(minRound time.Duration, f func() error) (int, error) {
+// more calls, which also warms f up. The last of those rounds, as long as
+// the timed ones, is returned too, to count among them: for a call of a
+// second or more it is a round the turns need not repeat.
+func callsPerRound(minRound time.Duration, f func() error) (int, measurement, error) {
 	calls := 1
 	for minRound > 0 && calls < 1e9 {
-		_, elapsed, err := timeRound(calls, f)
+		m, elapsed, err := timeRound(calls, f)
 		if err != nil {
-			return 0, err
+			return 0, measurement{}, err
 		}
 		if elapsed >= minRound {
-			break
+			return calls, m, nil
 		}
 		// Too short to time well: aim at minRound with some margin, at
 		// most a hundred times more calls than this round.
 		perCall := max(elapsed/time.Duration(calls), 1)
 		calls = min(calls*100, max(calls+1, int(minRound*6/5/perCall)))
 	}
-	return calls, nil
+	return calls, measurement{}, nil
 }
 
 // timeRound calls f calls times and returns the cost per call and the
