@@ -27,12 +27,13 @@ func measure(rounds int, minRound time.Duration, f func() error) (measurement, e
 // rounds rounds of each, each round as many calls as make it last at least
 // minRound (one call when minRound is 0), with the garbage collected before
 // each round, and returns each side's fastest round's cost per call, in the
-// order of sides (the round that found the number of calls included). The fastest round is the one least disturbed by the rest
-// of the machine. The sides take turns round by round, the order reversed
-// every other round, so that a burst of load on a shared host, or caches
-// another side left, meet every side alike: timed one after the other, a
-// side's rounds all fall in one stretch of the host's state. It stops at
-// the first error of any side.
+// order of sides; the round that found the number of calls counts among
+// them. The fastest round is the one least disturbed by the rest of the
+// machine. The sides take turns round by round, the order reversed every
+// other round, so that a burst of load on a shared host, or caches another
+// side left, meet every side alike: timed one after the other, a side's
+// rounds all fall in one stretch of the host's state. It stops at the first
+// error of any side.
 func measureTurns(rounds int, minRound time.Duration, sides ...func() error) ([]measurement, error) {
 	calls := make([]int, len(sides))
 	best := make([]measurement, len(sides))
