@@ -428,7 +428,10 @@ func (r *genesisResult) writeText(w io.Writer) {
 		}
 	}
 	runs := "1 run"
-	if r.Runs > 1 {
+	switch {
+	case r.Runs > 1 && r.KeccakRoot != nil && r.GoEthereum != nil:
+		runs = fmt.Sprintf("fastest of %d runs each, taking turns", r.Runs)
+	case r.Runs > 1:
 		runs = fmt.Sprintf("fastest of %d runs", r.Runs)
 	}
 	fmt.Fprintf(w, "time (%s, %s, keccak backend %s)\n", runs, plural(r.Workers, "core"), r.Backend)
