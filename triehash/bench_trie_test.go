@@ -292,9 +292,8 @@ func openedTurns(open []func() blockTrie, call func(impl int, tr blockTrie)) []b
 // The preparation ends with a garbage collection. Opening and changing a
 // trie allocates much, and a collection it sets off would otherwise still
 // be marking during the timed call after it, on the calls of one turn more
-// than the other's: with both turns running the same Trie on two cores,
-// the second turn came out 1.05 times as fast as the first (median of 10
-// runs; 1.01 with the collection).
+// than the other's: with the same Trie in both turns, the second came out
+// faster on two cores (docs/performance.md, Methods: A/A runs).
 func preparedTurns(b *testing.B, open []func() blockTrie, ops []op, call func(impl int, tr blockTrie)) []benchturns.Turn {
 	turns := make([]benchturns.Turn, len(open))
 	for impl := range turns {
