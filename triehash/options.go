@@ -113,7 +113,7 @@ func (o Options) build(keys, values [][]byte, original func(i int) []byte) ([32]
 				}
 				sortedOrder(keys, order)
 				b.Reset()
-				if i, err := updateAhead(keys, values, order, b.Update); err != nil {
+				if i, err := updateAhead(keys, values, order, b); err != nil {
 					errs[bucket] = withOriginalKey(err, keys[i], original(i))
 				}
 				if errs[bucket] == nil {
@@ -141,7 +141,7 @@ func (o Options) build(keys, values [][]byte, original func(i int) []byte) ([32]
 // ascending order.
 func (o Options) buildSequential(keys, values [][]byte, order []int, original func(i int) []byte) ([32]byte, error) {
 	b := Builder{core: streamCore{sink: nodeSink{onNode: o.OnNode}}}
-	if i, err := updateAhead(keys, values, order, b.Update); err != nil {
+	if i, err := updateAhead(keys, values, order, &b); err != nil {
 		return [32]byte{}, withOriginalKey(err, keys[i], original(i))
 	}
 	return b.Hash(), nil
