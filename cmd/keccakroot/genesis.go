@@ -251,7 +251,7 @@ func runGenesis(c *cli.Context, in genesisInput) error {
 	}
 	res.KeccakRoot = &sideTiming{Seconds: seconds(ms[0].perCall), Method: "adapter.GenesisStateRoot + GenesisHeader + HeaderHash"}
 	res.Checks = knownChecks(in, res)
-	if c.Bool("geth") {
+	if len(ms) > 1 { // go-ethereum's side, with --geth
 		res.GoEthereum = &sideTiming{Seconds: seconds(ms[1].perCall), Method: "genesis.ToBlock()"}
 		res.Speedup = round(ratio(float64(res.GoEthereum.Seconds), float64(res.KeccakRoot.Seconds)), 2)
 		res.Checks = append(res.Checks,
