@@ -22,7 +22,8 @@ import (
 
 // ErrWitness is returned, wrapped with what is wrong and where, for a
 // witness that cannot serve the block: no headers, a node missing for a
-// path the block reads (also a *trie.MissingNodeError), or a code missing.
+// path the block reads (also a *trie.MissingNodeError), a code missing, or
+// a header missing that BLOCKHASH needs.
 var ErrWitness = errors.New("adapter: execution witness")
 
 // ExecuteStateless executes block on the state its execution witness holds
@@ -36,7 +37,8 @@ var ErrWitness = errors.New("adapter: execution witness")
 // Where go-ethereum goes on with an empty value and returns a root that
 // the header will not match, ExecuteStateless returns an ErrWitness that
 // names what is missing: a trie node (by hash and path, also as go-ethereum's
-// *trie.MissingNodeError) or a code (by hash and account). Extra nodes and
+// *trie.MissingNodeError), a code (by hash and account) or a header that
+// BLOCKHASH needs (by number and hash; a header altered no longer links). Extra nodes and
 // codes are ignored, as go-ethereum ignores them. It never panics on a
 // witness, where go-ethereum's Witness.Root does on one without headers.
 //

@@ -98,6 +98,21 @@ func (c witnessChain) GetHeader(hash common.Hash, number uint64) *types.Header {
 	return nil
 }
 
+// GetHeader serves the witness's header of hash at number, and records,
+// as a failure of the execution, one that the witness lacks. The EVM asks
+// for headers only to walk from the block's parent back to the block that
+// BLOCKHASH names, each header giving the hash of the one before it, and
+// go-ethereum's witness holds every header of that walk: a header missing,
+// or altered so that its hash no longer links, would otherwise give
+// BLOCKHASH a zero hash, which go-ethereum's execution goes on with.
+func (ws *witnessState) GetHeader(hash common.Hash, number uint64) *types.Header {
+	h := ws.witnessChain.GetHeader(hash, number)
+	if h == nil {
+		ws.fail(fmt.Errorf("%w: header of block %d (%x) is missing: BLOCKHASH needs it, and the witness's headers do not link to it", ErrWitness, number, hash))
+	}
+	return h
+}
+
 // fail records what a reader could not find.
 func (ws *witnessState) fail(err error) {
 	ws.mu.Lock()
