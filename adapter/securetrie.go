@@ -79,6 +79,12 @@ var _ state.Trie = (*SecureTrie)(nil)
 // missing root is an error wrapping a *trie.MissingNodeError), the rest as
 // the trie needs it. A nil id is an ErrNilArgument, and so is a nil db for a
 // trie that is not empty.
+//
+// Unlike go-ethereum's trie on the hash scheme, it checks each node read
+// from a hash-scheme database against the hash it is stored under, as the
+// path scheme's reader does (see readNodes): a spoiled node, or another
+// node stored in its place, is a missing node error naming it, where
+// go-ethereum's trie takes one that decodes and goes on to a wrong root.
 func OpenSecureTrie(id *trie.ID, db database.NodeDatabase) (*SecureTrie, error) {
 	return openSecureTrie(triehash.Options{}, id, db, true)
 }
@@ -87,8 +93,9 @@ func OpenSecureTrie(id *trie.ID, db database.NodeDatabase) (*SecureTrie, error) 
 // the trie keeps the nodes it reads for Witness (work that ends in a root,
 // such as AccessListStateRoot's, has no use for them).
 func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase, record bool) (*SecureTrie, error) {
-	// The nodes are read through a CachedNodeDatabase's cache, everything
-	// else (preimages, iteration) is the wrapped database's.
+	// The nodes are read through a CachedNodeDatabase's cache (see
+	// readNodes), everything else (preimages, iteration) is the wrapped
+	// database's.
 	nodes := db
 	db, _ = splitCache(db)
 	if id == nil {
@@ -100,7 +107,7 @@ func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase
 	if db == nil {
 		return nil, nilArgument("trie database")
 	}
-	reader, err := nodes.NodeReader(id.StateRoot)
+	reader, err := readNodes(nodes, id.StateRoot)
 	if err != nil {
 		s := &SecureTrie{id: *id}
 		return nil, s.missing(&triehash.MissingNodeError{Hash: id.Root, Err: err})
@@ -135,39 +142,53 @@ func newSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase,
 // Trie returns the keccakroot trie underneath, keyed by the hashed keys.
 func (s *SecureTrie) Trie() *triehash.Trie { return s.trie }
 
-// missing adds to an error that wraps a *triehash.MissingNodeError the
-// *trie.MissingNodeError that go-ethereum's tries return for it, with the
-// trie's owner, so that errors.As finds either. Other errors pass as they
-// are.
+// missing names the trie, by its owner, in an error about one of its
+// nodes: to an error that wraps a *triehash.MissingNodeError it adds the
+// *trie.MissingNodeError that go-ethereum's tries return for it, so that
+// errors.As finds either; an error that wraps a *triehash.InvalidNodeError
+// (go-ethereum has no such type) gains the owner in its message. Other
+// errors pass as they are.
 func (s *SecureTrie) missing(err error) error {
 	if err == nil {
 		return nil // the common case, without errors.As's reflection
 	}
 	var ours *triehash.MissingNodeError
-	if !errors.As(err, &ours) {
-		return err
+	if errors.As(err, &ours) {
+		return &trieNodeError{
+			err:   err,
+			owner: s.id.Owner,
+			geth:  &trie.MissingNodeError{Owner: s.id.Owner, NodeHash: ours.Hash, Path: ours.Path},
+		}
 	}
-	return &missingNodeError{
-		err:  err,
-		geth: &trie.MissingNodeError{Owner: s.id.Owner, NodeHash: ours.Hash, Path: ours.Path},
+	var invalid *triehash.InvalidNodeError
+	if errors.As(err, &invalid) {
+		return &trieNodeError{err: err, owner: s.id.Owner}
 	}
+	return err
 }
 
-// missingNodeError is a node missing from the trie database, as keccakroot
-// and as go-ethereum report it.
-type missingNodeError struct {
-	err  error
-	geth *trie.MissingNodeError
+// trieNodeError is an error about a node of a trie, with the trie's
+// owner: a node missing from the trie database, as keccakroot and as
+// go-ethereum report it, or a stored node that does not decode (geth nil).
+type trieNodeError struct {
+	err   error
+	owner common.Hash
+	geth  *trie.MissingNodeError
 }
 
-func (e *missingNodeError) Error() string {
-	if e.geth.Owner == (common.Hash{}) {
+func (e *trieNodeError) Error() string {
+	if e.owner == (common.Hash{}) {
 		return e.err.Error() + " in the account trie"
 	}
-	return fmt.Sprintf("%v in the storage trie of %x", e.err, e.geth.Owner)
+	return fmt.Sprintf("%v in the storage trie of %x", e.err, e.owner)
 }
 
-func (e *missingNodeError) Unwrap() []error { return []error{e.err, e.geth} }
+func (e *trieNodeError) Unwrap() []error {
+	if e.geth == nil {
+		return []error{e.err}
+	}
+	return []error{e.err, e.geth}
+}
 
 // GetKey returns the preimage of a hashed key, from the keys changed since
 // the last Commit or from the trie database, nil if the trie database does

@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/trie"
 	"github.com/ethereum/go-ethereum/trie/trienode"
@@ -16,7 +17,8 @@ import (
 // are read from db, by path and hash, as the trie needs them. A
 // *triedb.Database of either scheme is a database.NodeDatabase. Commit the
 // changes with CommitTrie. A nil id, or a nil db for a trie that is not
-// empty, is an ErrNilArgument.
+// empty, is an ErrNilArgument. Each node read from a hash-scheme database is
+// checked against its hash, as OpenSecureTrie checks it.
 func OpenTrie(id *trie.ID, db database.NodeDatabase) (*triehash.Trie, error) {
 	return openTrie(triehash.Options{}, id, db)
 }
@@ -31,11 +33,58 @@ func openTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase) (*tr
 	if db == nil {
 		return nil, nilArgument("trie database")
 	}
-	reader, err := db.NodeReader(id.StateRoot)
+	reader, err := readNodes(db, id.StateRoot)
 	if err != nil {
 		return nil, &triehash.MissingNodeError{Hash: id.StateRoot, Err: err}
 	}
 	return opts.NewTrie(id.Root, nodeReader{reader: reader, owner: id.Owner})
+}
+
+// readNodes returns db's reader of the nodes of the state stateRoot names.
+// On a hash-scheme database each node it reads is checked against the
+// hash it is stored under (hashCheckedReader), below the cache of a
+// CachedNodeDatabase: a spoiled node stays out of the cache, and the nodes
+// the cache serves are not hashed again.
+func readNodes(db database.NodeDatabase, stateRoot common.Hash) (database.NodeReader, error) {
+	db, cache := splitCache(db)
+	reader, err := db.NodeReader(stateRoot)
+	if err != nil {
+		return nil, err
+	}
+	if keyedByHash(db) {
+		reader = hashCheckedReader{reader}
+	}
+	if cache != nil {
+		reader = cachedNodeReader{reader: reader, cache: cache}
+	}
+	return reader, nil
+}
+
+// keyedByHash reports whether db is a trie database of the hash scheme,
+// whose reader returns whatever is stored under a node's hash, unchecked.
+// (The path scheme's reader checks the hash of what it finds at a path.)
+func keyedByHash(db database.NodeDatabase) bool {
+	scheme, ok := db.(interface{ Scheme() string })
+	return ok && scheme.Scheme() == rawdb.HashScheme
+}
+
+// hashCheckedReader is a hash-scheme trie database's reader with the check
+// the path scheme's reader makes (see OpenSecureTrie): a node whose
+// Keccak-256 is not the hash asked for is an error, which the trie reports
+// as a missing node at that path, as go-ethereum reports the path
+// scheme's. It costs one Keccak-256 of each node read from the trie
+// database; a NodeCache above it serves the nodes it holds unhashed.
+type hashCheckedReader struct{ reader database.NodeReader }
+
+func (r hashCheckedReader) Node(owner common.Hash, path []byte, hash common.Hash) ([]byte, error) {
+	blob, err := r.reader.Node(owner, path, hash)
+	if err != nil || len(blob) == 0 {
+		return blob, err
+	}
+	if err := triehash.CheckNode(blob, hash); err != nil {
+		return nil, err
+	}
+	return blob, nil
 }
 
 // nodeReader serves a trie's nodes from go-ethereum's trie database. Its

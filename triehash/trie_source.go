@@ -28,8 +28,20 @@ func (v verifyingSource) Node(path []byte, hash [32]byte) ([]byte, error) {
 	if err != nil || len(blob) == 0 {
 		return blob, err
 	}
-	if got := fastkeccak.Sum256(blob); got != hash {
-		return nil, fmt.Errorf("%w: %x", errWrongNode, got)
+	if err := CheckNode(blob, hash); err != nil {
+		return nil, err
 	}
 	return blob, nil
+}
+
+// CheckNode returns nil if hash is the Keccak-256 of blob, and otherwise
+// an error that gives blob's own hash: VerifyingSource's check, for a
+// store that checks its nodes elsewhere (below a cache, say, so that the
+// nodes the cache serves are not hashed again). A Trie reports a source's
+// error as a MissingNodeError for the node's path and hash.
+func CheckNode(blob []byte, hash [32]byte) error {
+	if got := fastkeccak.Sum256(blob); got != hash {
+		return fmt.Errorf("%w: %x", errWrongNode, got)
+	}
+	return nil
 }
