@@ -24,7 +24,8 @@ import (
 // against them, so that what it accepts is what go-ethereum's decoder
 // accepts. The ordering rules of the EIP (accounts sorted by address, changes
 // by index) are not shape: they are bound by the header's hash, which
-// VerifyBlockRLP checks, and by go-ethereum's validation of the block.
+// VerifyBlockRLP checks, and checked by go-ethereum's validation of the
+// block and by AccessListStateRoot (checkCanonicalAccount).
 
 // rlpShape is what one item must look like: a field of some kind, a list of
 // any number of elements of one shape, or a list of fixed fields.

@@ -16,6 +16,8 @@ import (
 	"github.com/ethereum/go-ethereum/core/types/bal"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethdb"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/ethereum/go-ethereum/triedb"
 	"github.com/holiman/uint256"
 )
@@ -114,6 +116,18 @@ func fuzzAccessList(data []byte) *bal.BlockAccessList {
 	return list.ToEncodingObj()
 }
 
+// accessListFuzzSeeds are FuzzAccessListStateRoot's seed inputs, whose
+// lists' encodings seed FuzzAccessListStateRootRLP.
+var accessListFuzzSeeds = [][]byte{
+	{},
+	{0, 0, 7, 1, 50, 0, 3, 0, 3, 3, 1, 9, 3, 8, 30, 0},              // balances, a fresh account, slots
+	{3, 3, 0, 0, 3, 0, 0, 0, 3, 1, 0, 0, 3, 2, 0, 0},                // an account emptied, its slot cleared
+	{52, 3, 1, 5, 52, 8, 1, 0, 60, 2, 1, 3, 60, 4, 2, 0},            // fresh: a slot write, a read, a code
+	{6, 3, 2, 9, 6, 8, 2, 0, 6, 13, 2, 4, 12, 0, 0, 0, 12, 1, 0, 0}, // one slot three times; an account zeroed
+	// one account changing everything twice, reading two slots; a fresh one
+	{6, 5, 9, 0, 6, 10, 4, 1, 6, 6, 3, 0, 6, 16, 4, 0, 6, 7, 1, 3, 6, 12, 2, 3, 6, 8, 2, 7, 6, 13, 2, 0, 6, 13, 7, 5, 6, 4, 5, 0, 6, 4, 9, 0, 50, 5, 1, 0},
+}
+
 // gethListRootOrPanic is gethListRoot on fs that reports a panic of
 // go-ethereum's instead of passing it on.
 func gethListRootOrPanic(fs *fuzzState, list *bal.BlockAccessList) (root common.Hash, panicked bool, err error) {
@@ -136,11 +150,9 @@ func gethListRootOrPanic(fs *fuzzState, list *bal.BlockAccessList) (root common.
 // go-ethereum does not make (a storage write to an account that ends the
 // block empty, which go-ethereum deletes with its writes).
 func FuzzAccessListStateRoot(f *testing.F) {
-	f.Add([]byte{})
-	f.Add([]byte{0, 0, 7, 1, 50, 0, 3, 0, 3, 3, 1, 9, 3, 8, 30, 0})              // balances, a fresh account, slots
-	f.Add([]byte{3, 3, 0, 0, 3, 0, 0, 0, 3, 1, 0, 0, 3, 2, 0, 0})                // an account emptied, its slot cleared
-	f.Add([]byte{52, 3, 1, 5, 52, 8, 1, 0, 60, 2, 1, 3, 60, 4, 2, 0})            // fresh: a slot write, a read, a code
-	f.Add([]byte{6, 3, 2, 9, 6, 8, 2, 0, 6, 13, 2, 4, 12, 0, 0, 0, 12, 1, 0, 0}) // one slot three times; an account zeroed
+	for _, seed := range accessListFuzzSeeds {
+		f.Add(seed)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fs, err := fuzzAccessListState()
 		if err != nil {
@@ -238,4 +250,131 @@ func TestAccessListCommitPreimages(t *testing.T) {
 			t.Fatalf("list %d: no preimage recorded on either side", n)
 		}
 	}
+}
+
+// denseFuzzSeed is the seed of accessListFuzzSeeds whose list has an
+// account changing its balance, nonce, code and a slot twice each and
+// reading two slots, beside a fresh account.
+var denseFuzzSeed = accessListFuzzSeeds[len(accessListFuzzSeeds)-1]
+
+// editedSeeds returns denseFuzzSeed's list edited, one rule of a canonical
+// list at a time: broken (changes of each kind repeated at an index or out
+// of order, a written slot without a write, slots written or read out of
+// order, a slot read twice or both read and written, accounts out of
+// order, code one byte too large), or taken to its limit (code of the
+// largest size). They start FuzzAccessListStateRootRLP on both sides of
+// each rule, where a mutated byte crosses it.
+func editedSeeds(f *testing.F) []*bal.BlockAccessList {
+	f.Helper()
+	edits := []func(l bal.BlockAccessList, a *bal.AccountAccess){
+		func(_ bal.BlockAccessList, a *bal.AccountAccess) {
+			a.BalanceChanges[1].BlockAccessIndex = a.BalanceChanges[0].BlockAccessIndex
+		},
+		func(_ bal.BlockAccessList, a *bal.AccountAccess) {
+			a.NonceChanges[0], a.NonceChanges[1] = a.NonceChanges[1], a.NonceChanges[0]
+		},
+		func(_ bal.BlockAccessList, a *bal.AccountAccess) {
+			a.CodeChanges[1].BlockAccessIndex = a.CodeChanges[0].BlockAccessIndex
+		},
+		func(_ bal.BlockAccessList, a *bal.AccountAccess) {
+			for _, w := range a.StorageChanges {
+				if len(w.SlotChanges) >= 2 {
+					w.SlotChanges[0], w.SlotChanges[1] = w.SlotChanges[1], w.SlotChanges[0]
+				}
+			}
+		},
+		func(_ bal.BlockAccessList, a *bal.AccountAccess) { a.StorageChanges[0].SlotChanges = nil },
+		func(_ bal.BlockAccessList, a *bal.AccountAccess) {
+			a.StorageChanges[0], a.StorageChanges[1] = a.StorageChanges[1], a.StorageChanges[0]
+		},
+		func(_ bal.BlockAccessList, a *bal.AccountAccess) {
+			a.StorageReads[0], a.StorageReads[1] = a.StorageReads[1], a.StorageReads[0]
+		},
+		func(_ bal.BlockAccessList, a *bal.AccountAccess) { a.StorageReads[1] = a.StorageReads[0].Clone() },
+		func(_ bal.BlockAccessList, a *bal.AccountAccess) {
+			a.StorageReads = []*uint256.Int{a.StorageChanges[0].Slot.Clone()}
+		},
+		func(l bal.BlockAccessList, _ *bal.AccountAccess) { l[0], l[1] = l[1], l[0] },
+		func(_ bal.BlockAccessList, a *bal.AccountAccess) {
+			a.CodeChanges[0].NewCode = make([]byte, params.MaxCodeSizeAmsterdam+1)
+		},
+		func(_ bal.BlockAccessList, a *bal.AccountAccess) {
+			a.CodeChanges[1].NewCode = bytes.Repeat([]byte{0x5b}, params.MaxCodeSizeAmsterdam)
+		},
+	}
+	lists := make([]*bal.BlockAccessList, len(edits))
+	for i, edit := range edits {
+		list := fuzzAccessList(denseFuzzSeed)
+		var dense *bal.AccountAccess
+		for j := range *list {
+			if a := &(*list)[j]; len(a.NonceChanges) >= 2 {
+				dense = a
+			}
+		}
+		if len(*list) < 2 || dense == nil || len(dense.BalanceChanges) < 2 || len(dense.CodeChanges) < 2 ||
+			len(dense.StorageChanges) < 2 || len(dense.StorageReads) < 2 {
+			f.Fatal("the dense seed's list lacks what the edits change")
+		}
+		edit(*list, dense)
+		lists[i] = list
+	}
+	return lists
+}
+
+// FuzzAccessListStateRootRLP decodes its input as go-ethereum decodes a
+// block access list a peer sends (rlp.DecodeBytes into a
+// bal.BlockAccessList) and applies the list to FuzzAccessListStateRoot's
+// state. Unlike FuzzAccessListStateRoot's lists, canonical by
+// construction, these need not be: AccessListStateRoot must not panic; it must refuse, with an
+// ErrAccessList, every list that go-ethereum's validation refuses (with
+// the bounds that come from the block lifted); and on every list that
+// validation accepts it must give the root of go-ethereum's
+// ApplyBlockAccessList and IntermediateRoot, or make the one refusal that
+// go-ethereum does not (a storage write to an account that ends the block
+// empty).
+func FuzzAccessListStateRootRLP(f *testing.F) {
+	add := func(list *bal.BlockAccessList) {
+		enc, err := rlp.EncodeToBytes(list)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(enc)
+	}
+	for _, seed := range accessListFuzzSeeds {
+		add(fuzzAccessList(seed))
+	}
+	for _, list := range editedSeeds(f) {
+		add(list)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var list bal.BlockAccessList
+		if rlp.DecodeBytes(data, &list) != nil {
+			return // not a block access list: go-ethereum drops it undecoded
+		}
+		fs, err := fuzzAccessListState()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := AccessListStateRoot(fs.root, &list, fs.tdb)
+		if err != nil && !errors.Is(err, ErrAccessList) {
+			t.Fatalf("an error that is not an ErrAccessList: %v", err)
+		}
+		endsEmpty := err != nil && strings.Contains(err.Error(), "ends the block empty")
+		if gethErr := gethValidate(&list); gethErr != nil {
+			if err == nil || endsEmpty {
+				t.Fatalf("go-ethereum's validation refuses the list (%v); keccakroot: %x, %v", gethErr, got, err)
+			}
+			return
+		}
+		if err != nil && !endsEmpty {
+			t.Fatalf("keccakroot refuses a list that go-ethereum's validation accepts: %v", err)
+		}
+		want, panicked, gethErr := gethListRootOrPanic(fs, &list)
+		switch {
+		case panicked || gethErr != nil:
+			t.Fatalf("go-ethereum fails on a list its validation accepts (panicked: %v): %v", panicked, gethErr)
+		case err == nil && got != want:
+			t.Fatalf("root %x, go-ethereum's %x", got, want)
+		}
+	})
 }

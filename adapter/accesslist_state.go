@@ -34,9 +34,15 @@ var ErrAccessList = errors.New("adapter: block access list")
 //
 // As go-ethereum does, an account that ends the block empty (EIP-161: no
 // nonce, balance or code) is deleted. A list that does not fit is an
-// ErrAccessList naming the account and slot: accounts or slots out of
-// order or repeated, a missing value, or a storage write to an account that
-// ends the block absent. A node missing from db is an error too.
+// ErrAccessList naming the account, and the slot and block access index
+// where there is one: a list that is not canonical (accounts, slots written,
+// slots read or the changes of one account or slot out of order or
+// repeated, a slot both read and written, a written slot without a write,
+// code larger than a contract may be), a missing value, or a storage write
+// to an account that ends the block absent. Two rules of go-ethereum's
+// BlockAccessList.Validate need the block and are left to its validation:
+// the highest block access index and the list's size for the gas limit. A
+// node missing from db is an error too.
 //
 // A client rolling a chain forward passes CachedNodeDatabase(db, cache),
 // one NodeCache for all blocks: the nodes near the roots, which every
@@ -187,8 +193,9 @@ func readAccounts(accounts *SecureTrie, changes []accountChange, keys [][]byte, 
 }
 
 // accessListChanges reads each account's final state from list, checking
-// that the list is canonical: accounts by address, slots by value, each
-// once, and every value present.
+// that the list is canonical (accounts in ascending order of address, each
+// once, and each account's entry as checkCanonicalAccount has it) and that
+// every value the state takes is present.
 func accessListChanges(list bal.BlockAccessList) ([]accountChange, error) {
 	changes := make([]accountChange, 0, len(list))
 	for i := range list {
@@ -196,6 +203,11 @@ func accessListChanges(list bal.BlockAccessList) ([]accountChange, error) {
 		if i > 0 && bytes.Compare(list[i-1].Address[:], access.Address[:]) >= 0 {
 			return nil, fmt.Errorf("%w: account %x after %x: accounts must be in ascending order, each once", ErrAccessList, access.Address, list[i-1].Address)
 		}
+		if err := checkCanonicalAccount(access); err != nil {
+			return nil, err
+		}
+		// The changes being in order of block access index, the last of
+		// each kind is the value after the block.
 		c := accountChange{access: access, nonZero: -1}
 		if n := len(access.BalanceChanges); n > 0 {
 			if c.balance = access.BalanceChanges[n-1].PostBalance; c.balance == nil {
@@ -210,18 +222,8 @@ func accessListChanges(list bal.BlockAccessList) ([]accountChange, error) {
 		}
 		for j := range access.StorageChanges {
 			write := &access.StorageChanges[j]
-			if write.Slot == nil {
-				return nil, fmt.Errorf("%w: account %x: storage write %d without a slot", ErrAccessList, access.Address, j)
-			}
 			slot := write.Slot.Bytes32()
-			if j > 0 && access.StorageChanges[j-1].Slot.Cmp(write.Slot) >= 0 {
-				return nil, fmt.Errorf("%w: account %x slot %x: slots must be in ascending order, each once", ErrAccessList, access.Address, slot)
-			}
-			n := len(write.SlotChanges)
-			if n == 0 {
-				continue
-			}
-			value := write.SlotChanges[n-1].PostValue
+			value := write.SlotChanges[len(write.SlotChanges)-1].PostValue
 			if value == nil {
 				return nil, fmt.Errorf("%w: account %x slot %x: a write without a value", ErrAccessList, access.Address, slot)
 			}
