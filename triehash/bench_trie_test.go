@@ -172,7 +172,9 @@ var benchProcs = []int{1, 2}
 // op=prefetch+update+hash does the same after each side's Prefetch of the
 // block's keys, the way go-ethereum's state prefetcher loads a block's
 // accounts before they are updated one by one; op=batch+hash applies the
-// changes in one UpdateBatch (go-ethereum's and Trie's). All report ns per
+// changes in one UpdateBatch (go-ethereum's and Trie's), and
+// op=batch+hash/layout=scattered with each key and value an allocation of
+// its own, as a caller's decoded changes are. All report ns per
 // change and the speed-up as metrics, at procs=1 and procs=2 (GOMAXPROCS,
 // which both tries' Hash, Prefetch and UpdateBatch spread over). op=memory
 // reports the live heap each trie holds after Hash, per change (the nodes it
@@ -213,15 +215,26 @@ func BenchmarkTrieBlock(b *testing.B) {
 			})
 			reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, trieNames)
 		})
-		benchturns.AtProcs(b, prefix+"/op=batch+hash", benchProcs, func(b *testing.B) {
-			turns := openedTurns(open, func(impl int, tr blockTrie) {
-				if err := tr.UpdateBatch(batchKeys, batchValues); err != nil {
-					b.Fatal(err)
-				}
-				check(impl, tr.Hash())
+		// UpdateBatch of the block's pairs as blockChanges makes them (keys
+		// taken at random from the state's key buffer, values allocated one
+		// after another), and of a copy with each key and value an
+		// allocation of its own, far apart (layout=scattered).
+		scatteredKeys, scatteredValues := scatterPairs(batchKeys, batchValues, uint64(changes))
+		for _, layout := range layouts {
+			keys, values, name := batchKeys, batchValues, prefix+"/op=batch+hash"
+			if layout == "scattered" {
+				keys, values, name = scatteredKeys, scatteredValues, name+"/layout=scattered"
+			}
+			benchturns.AtProcs(b, name, benchProcs, func(b *testing.B) {
+				turns := openedTurns(open, func(impl int, tr blockTrie) {
+					if err := tr.UpdateBatch(keys, values); err != nil {
+						b.Fatal(err)
+					}
+					check(impl, tr.Hash())
+				})
+				reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, trieNames)
 			})
-			reportBlockTurns(b, benchturns.Measure(b, 1, turns), changes, trieNames)
-		})
+		}
 		benchturns.AtProcs(b, prefix+"/op=commit", benchProcs, func(b *testing.B) {
 			reportBlockTurns(b, benchturns.Measure(b, 1, commitTurns(b, open, ops, check)), changes, trieNames)
 		})

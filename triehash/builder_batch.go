@@ -115,3 +115,16 @@ func (p *pairAhead) ask(key, value []byte) {
 	p.spans[0], p.spans[1] = key, value
 	prefetch.Lines(p.spans[:])
 }
+
+// askPair asks for the lines of keys[j] and values[j] as ask does, if
+// there is a pair j; values may be nil (keys alone, as for Prefetch).
+func (p *pairAhead) askPair(keys, values [][]byte, j int) {
+	if j >= len(keys) {
+		return
+	}
+	var value []byte
+	if values != nil {
+		value = values[j]
+	}
+	p.ask(keys[j], value)
+}

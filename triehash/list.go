@@ -16,6 +16,11 @@ import (
 // 1..127, then 0, then 128.. gives ascending keys. As in go-ethereum, an item
 // whose encoding is empty is left out, and a nil value encodes nothing: the
 // root is then EmptyRoot.
+//
+// Unlike Root and SecureRoot, ListRoot does not read ahead of its input:
+// its keys are made here, and each value is encoded into buf by value just
+// before it is hashed, so there is no memory of the caller's for it to ask
+// the core for; the caller's encoder reads its own items.
 func ListRoot(n int, value func(i int, buf []byte) []byte) [32]byte {
 	if value == nil {
 		return EmptyRoot

@@ -183,8 +183,18 @@ func (t *Trie) prefetch(keys, values [][]byte) (*batchSplit, int, error) {
 func (t *Trie) prefetchSplit(sp *batchSplit, l *nodeLoader, keys, values [][]byte) (int, error) {
 	depth := len(sp.prefix)
 	// Group the keys by their nibble at depth, in order: a counting sort.
+	// This is the batch's first read of its keys and values, in the
+	// caller's order: ask for the lines of the pair readAhead ahead (a
+	// caller's keys and values are often each an allocation of its own,
+	// every one a cache miss), so that the loads and changes after it find
+	// them in the caches.
 	nibbleOf := make([]int8, len(keys))
+	var ahead pairAhead
+	for j := range min(readAhead, len(keys)) {
+		ahead.askPair(keys, values, j)
+	}
 	for i, key := range keys {
+		ahead.askPair(keys, values, i+readAhead)
 		nib := -1 // the key ends above the branch or parts from the prefix
 		if hasNibblePrefix(key, sp.prefix) {
 			nib = terminator
