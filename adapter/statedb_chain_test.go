@@ -240,9 +240,6 @@ func TestStateDatabaseChain(t *testing.T) {
 		{scheme: 1, warm: true},
 		{scheme: 1, witness: true},
 	}
-	if testing.Short() {
-		modes = modes[1:2]
-	}
 	for _, mode := range modes {
 		t.Run(mode.String(), func(t *testing.T) {
 			l := newLockstep(t, chain.genesis, beacon.New(ethash.NewFaker()), mode)
