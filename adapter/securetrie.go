@@ -82,7 +82,7 @@ var _ state.Trie = (*SecureTrie)(nil)
 //
 // Unlike go-ethereum's trie on the hash scheme, it checks each node read
 // from a hash-scheme database against the hash it is stored under, as the
-// path scheme's reader does (see readNodes): a spoiled node, or another
+// path scheme's reader does (see trieNodes): a spoiled node, or another
 // node stored in its place, is a missing node error naming it, where
 // go-ethereum's trie takes one that decodes and goes on to a wrong root.
 func OpenSecureTrie(id *trie.ID, db database.NodeDatabase) (*SecureTrie, error) {
@@ -94,7 +94,7 @@ func OpenSecureTrie(id *trie.ID, db database.NodeDatabase) (*SecureTrie, error) 
 // such as AccessListStateRoot's, has no use for them).
 func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase, record bool) (*SecureTrie, error) {
 	// The nodes are read through a CachedNodeDatabase's cache (see
-	// readNodes), everything else (preimages, iteration) is the wrapped
+	// trieNodes), everything else (preimages, iteration) is the wrapped
 	// database's.
 	nodes := db
 	db, _ = splitCache(db)
@@ -102,17 +102,17 @@ func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase
 		return nil, nilArgument("trie ID")
 	}
 	if id.Root == (common.Hash{}) || id.Root == types.EmptyRootHash {
-		return newSecureTrie(opts, id, db, nil, record)
+		return newSecureTrie(opts, id, db, nil, record, false)
 	}
 	if db == nil {
 		return nil, nilArgument("trie database")
 	}
-	reader, err := readNodes(nodes, id.StateRoot)
+	src, check, err := trieNodes(nodes, id)
 	if err != nil {
 		s := &SecureTrie{id: *id}
 		return nil, s.missing(&triehash.MissingNodeError{Hash: id.Root, Err: err})
 	}
-	return newSecureTrie(opts, id, db, nodeReader{reader: reader, owner: id.Owner}, record)
+	return newSecureTrie(opts, id, db, src, record, check)
 }
 
 // newSecureTrie opens the trie id names on the nodes of src, which may be
@@ -120,7 +120,7 @@ func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase
 // stored trie and where preimages go. With record, the trie keeps the nodes
 // it reads for Witness; a trie over a witness's own nodes has no use for
 // them.
-func newSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase, src triehash.NodeSource, record bool) (*SecureTrie, error) {
+func newSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase, src triehash.NodeSource, record, check bool) (*SecureTrie, error) {
 	s := &SecureTrie{id: *id, db: db, reads: &readRecorder{src: src}}
 	if store, ok := db.(preimageStore); ok && store.PreimageEnabled() {
 		s.preimages, s.secKeyCache = store, make(map[common.Hash][]byte)
@@ -132,6 +132,12 @@ func newSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase,
 	}
 	if record {
 		src = s.reads // keeps what it serves, for Witness
+	}
+	if check {
+		// Outermost, so that the trie sees it (see trieNodes): a node the
+		// check refuses may then be recorded, an extra node for a witness
+		// of a block that fails on it.
+		src = triehash.VerifyingSource(src)
 	}
 	if s.trie, err = opts.NewTrie(id.Root, src); err != nil {
 		return nil, s.missing(err)

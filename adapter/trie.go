@@ -33,31 +33,40 @@ func openTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase) (*tr
 	if db == nil {
 		return nil, nilArgument("trie database")
 	}
-	reader, err := readNodes(db, id.StateRoot)
+	src, check, err := trieNodes(db, id)
 	if err != nil {
 		return nil, &triehash.MissingNodeError{Hash: id.StateRoot, Err: err}
 	}
-	return opts.NewTrie(id.Root, nodeReader{reader: reader, owner: id.Owner})
+	if check {
+		src = triehash.VerifyingSource(src)
+	}
+	return opts.NewTrie(id.Root, src)
 }
 
-// readNodes returns db's reader of the nodes of the state stateRoot names.
-// On a hash-scheme database each node it reads is checked against the
-// hash it is stored under (hashCheckedReader), below the cache of a
-// CachedNodeDatabase: a spoiled node stays out of the cache, and the nodes
-// the cache serves are not hashed again.
-func readNodes(db database.NodeDatabase, stateRoot common.Hash) (database.NodeReader, error) {
+// trieNodes returns the source of the nodes of the trie id names in db,
+// and whether the trie is to check them against their hashes, as it does
+// over a triehash.VerifyingSource: on a hash-scheme database, whose reader
+// returns whatever is stored under a hash. The caller wraps the source
+// last, outside anything it adds, so that the trie sees the
+// VerifyingSource and checks the nodes it loads together (Prefetch,
+// UpdateBatch) in batches. Below the cache of a CachedNodeDatabase the
+// source checks each node itself instead (hashCheckedReader), and check is
+// false: a spoiled node stays out of the cache, and the nodes the cache
+// serves are not hashed again.
+func trieNodes(db database.NodeDatabase, id *trie.ID) (src triehash.NodeSource, check bool, err error) {
 	db, cache := splitCache(db)
-	reader, err := db.NodeReader(stateRoot)
+	reader, err := db.NodeReader(id.StateRoot)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	if keyedByHash(db) {
-		reader = hashCheckedReader{reader}
-	}
+	check = keyedByHash(db)
 	if cache != nil {
-		reader = cachedNodeReader{reader: reader, cache: cache}
+		if check {
+			reader = hashCheckedReader{reader}
+		}
+		reader, check = cachedNodeReader{reader: reader, cache: cache}, false
 	}
-	return reader, nil
+	return nodeReader{reader: reader, owner: id.Owner}, check, nil
 }
 
 // keyedByHash reports whether db is a trie database of the hash scheme,
@@ -69,11 +78,12 @@ func keyedByHash(db database.NodeDatabase) bool {
 }
 
 // hashCheckedReader is a hash-scheme trie database's reader with the check
-// the path scheme's reader makes (see OpenSecureTrie): a node whose
-// Keccak-256 is not the hash asked for is an error, which the trie reports
-// as a missing node at that path, as go-ethereum reports the path
-// scheme's. It costs one Keccak-256 of each node read from the trie
-// database; a NodeCache above it serves the nodes it holds unhashed.
+// the path scheme's reader makes (see OpenSecureTrie), below a NodeCache
+// (see trieNodes): a node whose Keccak-256 is not the hash asked for is an
+// error, which the trie reports as a missing node at that path, as
+// go-ethereum reports the path scheme's. It costs one Keccak-256 of each
+// node read from the trie database; the cache above it serves the nodes it
+// holds unhashed.
 type hashCheckedReader struct{ reader database.NodeReader }
 
 func (r hashCheckedReader) Node(owner common.Hash, path []byte, hash common.Hash) ([]byte, error) {

@@ -49,6 +49,9 @@ type Trie struct {
 	root    node
 	src     NodeSource
 	workers int
+	// checkNodes says src was given wrapped in VerifyingSource: each node
+	// loaded is checked against its hash here (see lookup, fetchChunk).
+	checkNodes bool
 
 	// dropped holds the path of every stored node that left the trie since
 	// it was opened or committed, with that node's stored encoding (nodes
@@ -96,6 +99,11 @@ func NewTrie(root [32]byte, src NodeSource) (*Trie, error) {
 // used: a Trie reports its nodes to Commit's callback.
 func (o Options) NewTrie(root [32]byte, src NodeSource) (*Trie, error) {
 	t := &Trie{src: src, workers: o.Workers}
+	if v, ok := src.(verifyingSource); ok {
+		// The trie checks the nodes itself, so that it can hash those it
+		// loads together in batches (see nodeLoader.checkChunk).
+		t.src, t.checkNodes = v.src, true
+	}
 	if root == ([32]byte{}) || root == EmptyRoot {
 		return t, nil
 	}

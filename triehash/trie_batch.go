@@ -276,6 +276,9 @@ type nodeLoader struct {
 	seen  map[*node]int
 	sink  byte
 	alloc nodeAlloc // where the loader's nodes come from
+	// A chunk's nodes and their hashes, for checkChunk.
+	blobs [][]byte
+	sums  [][32]byte
 }
 
 func newNodeLoader(t *Trie, keys, values [][]byte) *nodeLoader {

@@ -3,7 +3,9 @@ package triehash
 import (
 	"bytes"
 	"math"
+	"slices"
 
+	"github.com/keccakroot/keccakroot/fastkeccak"
 	"github.com/keccakroot/keccakroot/internal/prefetch"
 )
 
@@ -156,7 +158,10 @@ func (l *nodeLoader) fetchChunk(reqs []loadRequest) {
 	t := l.t
 	for i := range reqs {
 		r := &reqs[i]
-		r.blob, r.err = t.lookup(r.hash, l.paths[r.pathAt:r.pathTo])
+		r.blob, r.err = t.lookupUnchecked(r.hash, l.paths[r.pathAt:r.pathTo])
+	}
+	if t.checkNodes {
+		l.checkChunk(reqs)
 	}
 	var sink byte
 	for i := range reqs {
@@ -167,5 +172,33 @@ func (l *nodeLoader) fetchChunk(reqs []loadRequest) {
 		if r := &reqs[i]; r.err == nil {
 			r.loaded, r.err = decodeLoaded(&l.alloc, r.hash, l.paths[r.pathAt:r.pathTo], r.blob)
 		}
+	}
+}
+
+// checkChunk checks the nodes that a chunk's lookups found against the
+// hashes they were asked for, all in one Sum256Batch, for a trie over a
+// VerifyingSource: one at a time (CheckNode), a node of a few blocks costs
+// several times its share of a batch. A node of another hash is the
+// request's error, as lookup reports it.
+func (l *nodeLoader) checkChunk(reqs []loadRequest) {
+	l.blobs = l.blobs[:0]
+	for i := range reqs {
+		if reqs[i].err == nil {
+			l.blobs = append(l.blobs, reqs[i].blob)
+		}
+	}
+	l.sums = slices.Grow(l.sums[:0], len(l.blobs))[:len(l.blobs)]
+	fastkeccak.Sum256Batch(l.sums, l.blobs)
+	clear(l.blobs) // the loader holds no nodes between chunks
+	next := 0
+	for i := range reqs {
+		r := &reqs[i]
+		if r.err != nil {
+			continue
+		}
+		if got := l.sums[next]; got != [32]byte(*r.hash) {
+			r.blob, r.err = nil, &MissingNodeError{Path: bytes.Clone(l.paths[r.pathAt:r.pathTo]), Hash: [32]byte(*r.hash), Err: wrongNode(got)}
+		}
+		next++
 	}
 }

@@ -15,6 +15,19 @@ func (t *Trie) load(h *hashNode, path []byte) (node, error) {
 
 // lookup asks the trie's source for the node stored under h at path.
 func (t *Trie) lookup(h *hashNode, path []byte) ([]byte, error) {
+	blob, err := t.lookupUnchecked(h, path)
+	if err == nil && t.checkNodes {
+		if err := CheckNode(blob, *h); err != nil {
+			return nil, &MissingNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: err}
+		}
+	}
+	return blob, err
+}
+
+// lookupUnchecked is lookup without the check of a VerifyingSource, for a
+// caller that checks the nodes it looks up together (see
+// nodeLoader.checkChunk).
+func (t *Trie) lookupUnchecked(h *hashNode, path []byte) ([]byte, error) {
 	if t.src == nil {
 		return nil, &MissingNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: errors.New("no node source")}
 	}

@@ -14,8 +14,10 @@ var errWrongNode = errors.New("triehash: source returned a node of another hash"
 // the nodes it returns (a store keyed by path alone, a cache, the network)
 // and checks each one: a node whose Keccak-256 is not the hash asked for is
 // an error, which the Trie reports as a MissingNodeError for that path and
-// hash. The check costs one hash of every node loaded. It is safe for
-// concurrent use if src is. A nil src holds no nodes.
+// hash. The check costs one hash of every node loaded; a Trie opened over
+// a VerifyingSource makes it itself, hashing the nodes it loads together
+// (Prefetch, UpdateBatch) in batches. It is safe for concurrent use if src
+// is. A nil src holds no nodes.
 func VerifyingSource(src NodeSource) NodeSource { return verifyingSource{src} }
 
 type verifyingSource struct{ src NodeSource }
@@ -41,7 +43,11 @@ func (v verifyingSource) Node(path []byte, hash [32]byte) ([]byte, error) {
 // error as a MissingNodeError for the node's path and hash.
 func CheckNode(blob []byte, hash [32]byte) error {
 	if got := fastkeccak.Sum256(blob); got != hash {
-		return fmt.Errorf("%w: %x", errWrongNode, got)
+		return wrongNode(got)
 	}
 	return nil
 }
+
+// wrongNode is the error of a node whose hash, got, is not the one asked
+// for.
+func wrongNode(got [32]byte) error { return fmt.Errorf("%w: %x", errWrongNode, got) }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -358,12 +359,40 @@ func TestVerifyingSource(t *testing.T) {
 	if _, err := tr.Get(keys[0]); !errors.As(err, &missing) || !errors.Is(err, errWrongNode) || len(missing.Path) != 1 {
 		t.Fatalf("Get through a swapped node: %v", err)
 	}
+	// Prefetch and UpdateBatch check the nodes they load together in
+	// batches: the same error, for the first key in order. Every key
+	// passes a node at depth 1, all swapped.
+	batchKeys := keys[:2*batchMinKeys]
+	for name, load := range map[string]func(tr *Trie) error{
+		"Prefetch":    func(tr *Trie) error { return tr.Prefetch(batchKeys) },
+		"UpdateBatch": func(tr *Trie) error { return tr.UpdateBatch(batchKeys, values[:len(batchKeys)]) },
+	} {
+		tr, err := NewTrie(root, VerifyingSource(swapped))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := load(tr); !errors.As(err, &missing) || !errors.Is(err, errWrongNode) || len(missing.Path) != 1 || !strings.Contains(err.Error(), "key 0:") {
+			t.Fatalf("%s through swapped nodes: %v", name, err)
+		}
+		// Without the check the swapped nodes are taken: an error, if
+		// any, comes from below them.
+		tr, err = NewTrie(root, swapped)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := load(tr); errors.As(err, &missing) && len(missing.Path) == 1 {
+			t.Fatalf("%s through swapped nodes without VerifyingSource: %v", name, err)
+		}
+	}
 	tr, err = NewTrie(root, VerifyingSource(store.source()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, err := tr.Get(keys[0]); err != nil || !bytes.Equal(got, values[0]) {
 		t.Fatalf("Get through a verified source: %x, %v", got, err)
+	}
+	if err := tr.UpdateBatch(keys, values); err != nil || tr.Hash() != root {
+		t.Fatalf("UpdateBatch of the same values through a verified source: %v, root %x, want %x", err, tr.Hash(), root)
 	}
 }
 
