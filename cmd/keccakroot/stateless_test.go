@@ -7,6 +7,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -108,12 +109,29 @@ func TestStateless(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r = keccakroot(t, nil, "stateless", "--genesis", genesis, "--witness", writeFile(t, dir, "spoilt.rlp", spoilt), blockFile)
+	spoiltFile := writeFile(t, dir, "spoilt.rlp", spoilt)
+	r = keccakroot(t, nil, "stateless", "--genesis", genesis, "--witness", spoiltFile, blockFile)
 	wantCode(t, r, exitMismatch)
 	wantOutput(t, r.stderr, "execution witness")
+	// The same failure as JSON: not ok, the error said, the exit code kept.
+	r = keccakroot(t, nil, "stateless", "--json", "--genesis", genesis, "--witness", spoiltFile, blockFile)
+	wantCode(t, r, exitMismatch)
+	res = statelessResult{}
+	decodeJSON(t, r, &res)
+	if res.OK || !strings.Contains(res.Error, "execution witness") || res.Block != block.NumberU64() {
+		t.Fatalf("want a failed result naming the witness:\n%v", r)
+	}
+	// A built-in network's config in place of the genesis: mainnet's forks
+	// at this block's number and time are not the chain's, so the block
+	// does not verify (its header fails the checks), a mismatch and not a
+	// usage error; an unknown network is a usage error.
+	r = keccakroot(t, nil, "stateless", "--network", "mainnet", "--witness", witnessRLP, blockFile)
+	wantCode(t, r, exitMismatch)
+	wantOutput(t, r.stderr, "invalid header")
 
 	for _, args := range [][]string{
 		{"stateless", "--genesis", genesis, blockFile},
+		{"stateless", "--network", "no-such-network", "--witness", witnessRLP, blockFile},
 		{"stateless", "--witness", witnessRLP, blockFile},
 		{"stateless", "--genesis", genesis, "--witness", writeFile(t, dir, "junk", []byte("junk")), blockFile},
 		{"stateless", "--genesis", genesis, "--witness", witnessRLP, writeFile(t, dir, "junk.rlp", common.FromHex("c0"))},
