@@ -74,6 +74,14 @@ func checkSecureTrie(t *testing.T, schemeConfig *triedb.Config, owner common.Has
 			compareIterators(t, ours, theirs)
 		}
 		keys = changeBoth(t, r, ours, theirs, owner != (common.Hash{}), keys)
+		// Code is not in a Merkle trie: both take it and change nothing.
+		code := []byte{0x60, 0x00, byte(block)}
+		if errOurs, errTheirs := ours.UpdateContractCode(keys[0], Keccak256Hash(code), code), theirs.UpdateContractCode(keys[0], Keccak256Hash(code), code); errOurs != nil || errTheirs != nil {
+			t.Fatalf("UpdateContractCode: %v, go-ethereum %v", errOurs, errTheirs)
+		}
+		if ours.IsUBT() != theirs.IsUBT() {
+			t.Fatalf("IsUBT: %v, go-ethereum %v", ours.IsUBT(), theirs.IsUBT())
+		}
 		if _, err := ours.NodeIterator(nil); !errors.Is(err, ErrTrieChanged) {
 			t.Fatalf("NodeIterator of a changed trie: %v", err)
 		}
