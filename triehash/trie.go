@@ -50,8 +50,10 @@ type Trie struct {
 	src     NodeSource
 	workers int
 	// checkNodes says src was given wrapped in VerifyingSource: each node
-	// loaded is checked against its hash here (see lookup, fetchChunk).
+	// loaded is checked against its hash here, a batch of nodes at a time
+	// (see loadPath, fetchChunk).
 	checkNodes bool
+	pathChecks pathChecks // loadPath's nodes, to check
 
 	// dropped holds the path of every stored node that left the trie since
 	// it was opened or committed, with that node's stored encoding (nodes

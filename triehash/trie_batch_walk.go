@@ -158,7 +158,7 @@ func (l *nodeLoader) fetchChunk(reqs []loadRequest) {
 	t := l.t
 	for i := range reqs {
 		r := &reqs[i]
-		r.blob, r.err = t.lookupUnchecked(r.hash, l.paths[r.pathAt:r.pathTo])
+		r.blob, r.err = t.lookup(r.hash, l.paths[r.pathAt:r.pathTo])
 	}
 	if t.checkNodes {
 		l.checkChunk(reqs)
@@ -179,7 +179,7 @@ func (l *nodeLoader) fetchChunk(reqs []loadRequest) {
 // hashes they were asked for, all in one Sum256Batch, for a trie over a
 // VerifyingSource: one at a time (CheckNode), a node of a few blocks costs
 // several times its share of a batch. A node of another hash is the
-// request's error, as lookup reports it.
+// request's error, as loadPath reports it.
 func (l *nodeLoader) checkChunk(reqs []loadRequest) {
 	l.blobs = l.blobs[:0]
 	for i := range reqs {

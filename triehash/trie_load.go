@@ -3,7 +3,9 @@ package triehash
 import (
 	"bytes"
 	"errors"
+	"slices"
 
+	"github.com/keccakroot/keccakroot/fastkeccak"
 	"github.com/keccakroot/keccakroot/internal/prefetch"
 )
 
@@ -13,21 +15,10 @@ func (t *Trie) load(h *hashNode, path []byte) (node, error) {
 	return t.loadPath(h, path, len(path))
 }
 
-// lookup asks the trie's source for the node stored under h at path.
+// lookup asks the trie's source for the node stored under h at path. It
+// does not check the node's hash: loadPath and fetchChunk check the nodes
+// they look up together, over a VerifyingSource.
 func (t *Trie) lookup(h *hashNode, path []byte) ([]byte, error) {
-	blob, err := t.lookupUnchecked(h, path)
-	if err == nil && t.checkNodes {
-		if err := CheckNode(blob, *h); err != nil {
-			return nil, &MissingNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: err}
-		}
-	}
-	return blob, err
-}
-
-// lookupUnchecked is lookup without the check of a VerifyingSource, for a
-// caller that checks the nodes it looks up together (see
-// nodeLoader.checkChunk).
-func (t *Trie) lookupUnchecked(h *hashNode, path []byte) ([]byte, error) {
 	if t.src == nil {
 		return nil, &MissingNodeError{Path: bytes.Clone(path), Hash: [32]byte(*h), Err: errors.New("no node source")}
 	}
@@ -66,20 +57,33 @@ func invalidLoad(h *hashNode, path []byte, err error) error {
 // large store would otherwise come into the cache a line at a time. The
 // nodes below the first reach the trie only through it, which the caller
 // links in, so a failure leaves nothing behind.
+//
+// Over a VerifyingSource the nodes of the path are checked against their
+// hashes together, in one Sum256Batch, once the path is loaded (and before
+// any error is returned, so that a node of another hash is reported before
+// what its wrong links led to): nothing of the path is in the trie before.
 func (t *Trie) loadPath(h *hashNode, k []byte, pos int) (node, error) {
 	blob, err := t.lookup(h, k[:pos])
 	if err != nil {
 		return nil, err
 	}
+	c := &t.pathChecks
+	c.reset()
 	var top node
 	var parent *fullNode
 	for {
+		if t.checkNodes {
+			c.add(h, blob, pos)
+		}
 		t.readSink ^= prefetch.Read(blob)
 		layout, isBranch := scanBranchOfHashes(blob)
 		if !isBranch {
 			n, err := decodeStoredList(&t.alloc, [32]byte(*h), blob)
 			if err != nil {
-				return nil, invalidLoad(h, k[:pos], err)
+				err = invalidLoad(h, k[:pos], err)
+			}
+			if err := t.checkPath(k, err); err != nil {
+				return nil, err
 			}
 			return link(top, parent, k, pos, n), nil
 		}
@@ -90,7 +94,7 @@ func (t *Trie) loadPath(h *hashNode, k []byte, pos int) (node, error) {
 		}
 		if next != nil {
 			if nextBlob, err = t.lookup(next, k[:pos+1]); err != nil {
-				return nil, err
+				return nil, t.checkPath(k, err)
 			}
 			prefetch.Lines([][]byte{nextBlob})
 		}
@@ -98,10 +102,59 @@ func (t *Trie) loadPath(h *hashNode, k []byte, pos int) (node, error) {
 		n.cache.loaded([32]byte(*h), blob)
 		top = link(top, parent, k, pos, n)
 		if next == nil {
+			if err := t.checkPath(k, nil); err != nil {
+				return nil, err
+			}
 			return top, nil
 		}
 		parent, h, blob, pos = n, next, nextBlob, pos+1
 	}
+}
+
+// checkPath returns the error of the first node loadPath loaded for k that
+// is not the one its hash names, if the trie checks its nodes (see
+// VerifyingSource), and otherwise err, what loading the path came to.
+func (t *Trie) checkPath(k []byte, err error) error {
+	if !t.checkNodes {
+		return err
+	}
+	if at, got, ok := t.pathChecks.verify(); !ok {
+		c := &t.pathChecks
+		return &MissingNodeError{Path: bytes.Clone(k[:c.ends[at]]), Hash: c.hashes[at], Err: wrongNode(got)}
+	}
+	return err
+}
+
+// pathChecks holds the nodes of one loadPath, for their check.
+type pathChecks struct {
+	blobs  [][]byte
+	hashes [][32]byte
+	ends   []int // the length of each node's path
+	sums   [][32]byte
+}
+
+func (c *pathChecks) reset() {
+	clear(c.blobs) // holds no nodes from one path to the next
+	c.blobs, c.hashes, c.ends = c.blobs[:0], c.hashes[:0], c.ends[:0]
+}
+
+func (c *pathChecks) add(h *hashNode, blob []byte, end int) {
+	c.blobs = append(c.blobs, blob)
+	c.hashes = append(c.hashes, [32]byte(*h))
+	c.ends = append(c.ends, end)
+}
+
+// verify hashes the nodes and returns the index and hash of the first
+// whose hash is not the one it was asked for, or ok.
+func (c *pathChecks) verify() (at int, got [32]byte, ok bool) {
+	c.sums = slices.Grow(c.sums[:0], len(c.blobs))[:len(c.blobs)]
+	fastkeccak.Sum256Batch(c.sums, c.blobs)
+	for i, sum := range c.sums {
+		if sum != c.hashes[i] {
+			return i, sum, false
+		}
+	}
+	return 0, [32]byte{}, true
 }
 
 // link puts n, loaded at k[:pos] below parent, in place of its hash, and

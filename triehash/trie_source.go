@@ -16,8 +16,9 @@ var errWrongNode = errors.New("triehash: source returned a node of another hash"
 // an error, which the Trie reports as a MissingNodeError for that path and
 // hash. The check costs one hash of every node loaded; a Trie opened over
 // a VerifyingSource makes it itself, hashing the nodes it loads together
-// (Prefetch, UpdateBatch) in batches. It is safe for concurrent use if src
-// is. A nil src holds no nodes.
+// in batches (the nodes of a key's path, and those that Prefetch and
+// UpdateBatch load a level at a time). It is safe for concurrent use if
+// src is. A nil src holds no nodes.
 func VerifyingSource(src NodeSource) NodeSource { return verifyingSource{src} }
 
 type verifyingSource struct{ src NodeSource }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/trie"
+
+	"github.com/keccakroot/keccakroot/fastkeccak"
 )
 
 // op is one change: a value to store, or nil to delete.
@@ -383,6 +385,31 @@ func TestVerifyingSource(t *testing.T) {
 		if err := load(tr); errors.As(err, &missing) && len(missing.Path) == 1 {
 			t.Fatalf("%s through swapped nodes without VerifyingSource: %v", name, err)
 		}
+	}
+	// A node swapped deeper on the path, below nodes that are right: the
+	// path's nodes are checked together, and the error names the deep one.
+	var depth2 [][]byte
+	for path, blob := range store.nodes {
+		if len(path) == 2 && len(depth2) < 2 {
+			depth2 = append(depth2, blob)
+		}
+	}
+	swappedDeep := sourceFunc(func(path []byte, hash [32]byte) ([]byte, error) {
+		if len(path) == 2 {
+			for _, blob := range depth2 {
+				if fastkeccak.Sum256(blob) != hash {
+					return blob, nil
+				}
+			}
+		}
+		return store.node(path, hash)
+	})
+	tr, err = NewTrie(root, VerifyingSource(swappedDeep))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Get(keys[0]); !errors.As(err, &missing) || !errors.Is(err, errWrongNode) || len(missing.Path) != 2 {
+		t.Fatalf("Get through a node swapped at depth 2: %v", err)
 	}
 	tr, err = NewTrie(root, VerifyingSource(store.source()))
 	if err != nil {
