@@ -14,7 +14,9 @@ import (
 // value of up to 40 bytes, short enough for embedded nodes. Opcode 3
 // commits: the node sets must match path by path, and go-ethereum's trie
 // is reopened from the store at the new root, from which a second Trie is
-// opened too. Values, roots and the final commit are compared as well.
+// opened too, over a VerifyingSource, so that its checks of the nodes it
+// loads meet every shape of path and never refuse a right one. Values,
+// roots and the final commit are compared as well.
 // A change whose opcode byte has bit 2 set joins a batch, applied to the
 // Tries by one UpdateBatch when a change without it, a commit or the end
 // comes (go-ethereum's trie takes each change as it comes), after which
@@ -41,7 +43,7 @@ func FuzzTrie(f *testing.F) {
 		store := newPathStore()
 		gt, _ := trie.New(trie.TrieID(EmptyRoot), store)
 		kept, _ := Options{Workers: 1 + len(data)%3}.NewTrie(EmptyRoot, store.source())
-		reopened, _ := NewTrie(EmptyRoot, store.source())
+		reopened, _ := NewTrie(EmptyRoot, VerifyingSource(store.source()))
 		var batch []op
 		batchErr := false
 		flush := func() {
@@ -81,7 +83,7 @@ func FuzzTrie(f *testing.F) {
 				if gt, err = trie.New(trie.TrieID(wantRoot), store); err != nil {
 					t.Fatal(err)
 				}
-				if reopened, err = NewTrie(wantRoot, store.source()); err != nil {
+				if reopened, err = NewTrie(wantRoot, VerifyingSource(store.source())); err != nil {
 					t.Fatal(err)
 				}
 				continue
