@@ -48,8 +48,8 @@ func openTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase) (*tr
 // over a triehash.VerifyingSource: on a hash-scheme database, whose reader
 // returns whatever is stored under a hash. The caller wraps the source
 // last, outside anything it adds, so that the trie sees the
-// VerifyingSource and checks the nodes it loads together (Prefetch,
-// UpdateBatch) in batches. Below the cache of a CachedNodeDatabase the
+// VerifyingSource and checks the nodes it loads together in batches (a
+// key's path; a level of Prefetch's and UpdateBatch's loads). Below the cache of a CachedNodeDatabase the
 // source checks each node itself instead (hashCheckedReader), and check is
 // false: a spoiled node stays out of the cache, and the nodes the cache
 // serves are not hashed again.

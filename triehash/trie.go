@@ -103,7 +103,7 @@ func (o Options) NewTrie(root [32]byte, src NodeSource) (*Trie, error) {
 	t := &Trie{src: src, workers: o.Workers}
 	if v, ok := src.(verifyingSource); ok {
 		// The trie checks the nodes itself, so that it can hash those it
-		// loads together in batches (see nodeLoader.checkChunk).
+		// loads together in batches (see loadPath, nodeLoader.checkChunk).
 		t.src, t.checkNodes = v.src, true
 	}
 	if root == ([32]byte{}) || root == EmptyRoot {
