@@ -53,7 +53,7 @@ type Trie struct {
 	// loaded is checked against its hash here, a batch of nodes at a time
 	// (see loadPath, fetchChunk).
 	checkNodes bool
-	pathChecks pathChecks // loadPath's nodes, to check
+	pathChecks nodeChecks // loadPath's nodes, to check
 
 	// dropped holds the path of every stored node that left the trie since
 	// it was opened or committed, with that node's stored encoding (nodes

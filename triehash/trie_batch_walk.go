@@ -3,9 +3,7 @@ package triehash
 import (
 	"bytes"
 	"math"
-	"slices"
 
-	"github.com/keccakroot/keccakroot/fastkeccak"
 	"github.com/keccakroot/keccakroot/internal/prefetch"
 )
 
@@ -176,29 +174,23 @@ func (l *nodeLoader) fetchChunk(reqs []loadRequest) {
 }
 
 // checkChunk checks the nodes that a chunk's lookups found against the
-// hashes they were asked for, all in one Sum256Batch, for a trie over a
-// VerifyingSource: one at a time (CheckNode), a node of a few blocks costs
-// several times its share of a batch. A node of another hash is the
-// request's error, as loadPath reports it.
+// hashes they were asked for, together (see nodeChecks), for a trie over a
+// VerifyingSource. A node of another hash is the request's error, as
+// loadPath reports it.
 func (l *nodeLoader) checkChunk(reqs []loadRequest) {
-	l.blobs = l.blobs[:0]
+	c := &l.checks
+	c.reset()
 	for i := range reqs {
-		if reqs[i].err == nil {
-			l.blobs = append(l.blobs, reqs[i].blob)
+		if r := &reqs[i]; r.err == nil {
+			c.add(r.hash, r.blob, i) // tagged with the request's index
 		}
 	}
-	l.sums = slices.Grow(l.sums[:0], len(l.blobs))[:len(l.blobs)]
-	fastkeccak.Sum256Batch(l.sums, l.blobs)
-	clear(l.blobs) // the loader holds no nodes between chunks
-	next := 0
-	for i := range reqs {
-		r := &reqs[i]
-		if r.err != nil {
-			continue
+	c.hashAll()
+	for j, i := range c.tags {
+		if c.wrong(j) {
+			r := &reqs[i]
+			r.blob, r.err = nil, c.err(j, l.paths[r.pathAt:r.pathTo])
 		}
-		if got := l.sums[next]; got != [32]byte(*r.hash) {
-			r.blob, r.err = nil, &MissingNodeError{Path: bytes.Clone(l.paths[r.pathAt:r.pathTo]), Hash: [32]byte(*r.hash), Err: wrongNode(got)}
-		}
-		next++
 	}
+	c.reset() // the loader holds no nodes between chunks
 }

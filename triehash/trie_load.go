@@ -3,9 +3,7 @@ package triehash
 import (
 	"bytes"
 	"errors"
-	"slices"
 
-	"github.com/keccakroot/keccakroot/fastkeccak"
 	"github.com/keccakroot/keccakroot/internal/prefetch"
 )
 
@@ -67,13 +65,14 @@ func (t *Trie) loadPath(h *hashNode, k []byte, pos int) (node, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &t.pathChecks
-	c.reset()
+	if t.checkNodes {
+		t.pathChecks.reset()
+	}
 	var top node
 	var parent *fullNode
 	for {
 		if t.checkNodes {
-			c.add(h, blob, pos)
+			t.pathChecks.add(h, blob, pos) // tagged with the node's path length
 		}
 		t.readSink ^= prefetch.Read(blob)
 		layout, isBranch := scanBranchOfHashes(blob)
@@ -118,43 +117,14 @@ func (t *Trie) checkPath(k []byte, err error) error {
 	if !t.checkNodes {
 		return err
 	}
-	if at, got, ok := t.pathChecks.verify(); !ok {
-		c := &t.pathChecks
-		return &MissingNodeError{Path: bytes.Clone(k[:c.ends[at]]), Hash: c.hashes[at], Err: wrongNode(got)}
-	}
-	return err
-}
-
-// pathChecks holds the nodes of one loadPath, for their check.
-type pathChecks struct {
-	blobs  [][]byte
-	hashes [][32]byte
-	ends   []int // the length of each node's path
-	sums   [][32]byte
-}
-
-func (c *pathChecks) reset() {
-	clear(c.blobs) // holds no nodes from one path to the next
-	c.blobs, c.hashes, c.ends = c.blobs[:0], c.hashes[:0], c.ends[:0]
-}
-
-func (c *pathChecks) add(h *hashNode, blob []byte, end int) {
-	c.blobs = append(c.blobs, blob)
-	c.hashes = append(c.hashes, [32]byte(*h))
-	c.ends = append(c.ends, end)
-}
-
-// verify hashes the nodes and returns the index and hash of the first
-// whose hash is not the one it was asked for, or ok.
-func (c *pathChecks) verify() (at int, got [32]byte, ok bool) {
-	c.sums = slices.Grow(c.sums[:0], len(c.blobs))[:len(c.blobs)]
-	fastkeccak.Sum256Batch(c.sums, c.blobs)
-	for i, sum := range c.sums {
-		if sum != c.hashes[i] {
-			return i, sum, false
+	c := &t.pathChecks
+	c.hashAll()
+	for i, end := range c.tags {
+		if c.wrong(i) {
+			return c.err(i, k[:end])
 		}
 	}
-	return 0, [32]byte{}, true
+	return err
 }
 
 // link puts n, loaded at k[:pos] below parent, in place of its hash, and

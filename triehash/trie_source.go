@@ -1,8 +1,10 @@
 package triehash
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/keccakroot/keccakroot/fastkeccak"
 )
@@ -52,3 +54,41 @@ func CheckNode(blob []byte, hash [32]byte) error {
 // wrongNode is the error of a node whose hash, got, is not the one asked
 // for.
 func wrongNode(got [32]byte) error { return fmt.Errorf("%w: %x", errWrongNode, got) }
+
+// nodeChecks gathers nodes a trie loaded, each with the hash it was asked
+// for and a tag of the caller's, to check them together with one
+// Sum256Batch: one at a time (CheckNode), a node of a few blocks costs
+// several times its share of a batch. loadPath checks a key's path this
+// way, and the level loader a chunk of its loads.
+type nodeChecks struct {
+	blobs  [][]byte
+	hashes [][32]byte
+	tags   []int
+	sums   [][32]byte
+}
+
+// reset empties the list; it then holds no nodes.
+func (c *nodeChecks) reset() {
+	clear(c.blobs)
+	c.blobs, c.hashes, c.tags = c.blobs[:0], c.hashes[:0], c.tags[:0]
+}
+
+func (c *nodeChecks) add(h *hashNode, blob []byte, tag int) {
+	c.blobs = append(c.blobs, blob)
+	c.hashes = append(c.hashes, [32]byte(*h))
+	c.tags = append(c.tags, tag)
+}
+
+// hashAll hashes the nodes added, for wrong and err.
+func (c *nodeChecks) hashAll() {
+	c.sums = slices.Grow(c.sums[:0], len(c.blobs))[:len(c.blobs)]
+	fastkeccak.Sum256Batch(c.sums, c.blobs)
+}
+
+// wrong reports whether node i is not the one its hash names.
+func (c *nodeChecks) wrong(i int) bool { return c.sums[i] != c.hashes[i] }
+
+// err is the error of node i, loaded at path, when it is wrong.
+func (c *nodeChecks) err(i int, path []byte) error {
+	return &MissingNodeError{Path: bytes.Clone(path), Hash: c.hashes[i], Err: wrongNode(c.sums[i])}
+}
