@@ -1,13 +1,18 @@
 package adapter
 
 import (
+	"context"
 	"errors"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/rawdb"
+	"github.com/ethereum/go-ethereum/core/stateless"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/core/types/bal"
+	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/trie"
 	"github.com/ethereum/go-ethereum/triedb"
 
@@ -88,4 +93,36 @@ func TestNilArguments(t *testing.T) {
 	wantNil("Prove(trie, key, nil)", Prove(tr, []byte{1}, nil))
 	_, err = VerifyProof(common.Hash{1}, []byte{1}, nil)
 	wantNil("VerifyProof(root, key, nil)", err)
+
+	if got := NewStateDatabase(nil); got != nil {
+		t.Errorf("NewStateDatabase(nil) = %v, want nil", got)
+	}
+	ctx := context.Background()
+	block := types.NewBlockWithHeader(&types.Header{Number: common.Big1})
+	witness := &stateless.Witness{}
+	_, _, err = ExecuteStateless(ctx, nil, vm.Config{}, block, witness)
+	wantNil("ExecuteStateless(nil config)", err)
+	_, _, err = ExecuteStateless(ctx, params.MainnetChainConfig, vm.Config{}, nil, witness)
+	wantNil("ExecuteStateless(nil block)", err)
+	_, _, err = ExecuteStateless(ctx, params.MainnetChainConfig, vm.Config{}, block, nil)
+	wantNil("ExecuteStateless(nil witness)", err)
+	_, _, err = VerifyStateless(ctx, params.MainnetChainConfig, vm.Config{}, block, nil)
+	wantNil("VerifyStateless(nil witness)", err)
+	wantNil("CheckWitnessBlock(nil config)", CheckWitnessBlock(nil, block, witness))
+	wantNil("CheckWitnessBlock(nil block)", CheckWitnessBlock(params.MainnetChainConfig, nil, witness))
+	wantNil("CheckWitnessBlock(nil witness)", CheckWitnessBlock(params.MainnetChainConfig, block, nil))
+	// WitnessNodes of no witness is a node database without nodes.
+	reader, err := WitnessNodes(nil).NodeReader(common.Hash{1})
+	if err != nil {
+		t.Fatalf("WitnessNodes(nil).NodeReader: %v", err)
+	}
+	if blob, err := reader.Node(common.Hash{}, nil, common.Hash{1}); blob != nil || err != nil {
+		t.Errorf("WitnessNodes(nil) read %x, %v; want no node and no error", blob, err)
+	}
+	_, err = AccessListStateRoot(common.Hash{1}, nil, db)
+	wantNil("AccessListStateRoot(root, nil, db)", err)
+	_, _, err = AccessListCommit(common.Hash{1}, nil, db)
+	wantNil("AccessListCommit(root, nil, db)", err)
+	_, err = AccessListStateRoot(common.Hash{1}, &bal.BlockAccessList{}, nil)
+	wantNil("AccessListStateRoot(root, list, nil)", err)
 }

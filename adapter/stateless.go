@@ -240,7 +240,7 @@ func DecodeWitness(data []byte) (*stateless.Witness, error) {
 // up by hash whatever the state root, owner or path: the database over a
 // witness's nodes that AccessListStateRoot and OpenSecureTrie take. A node
 // the witness lacks is not found (no blob, no error), as go-ethereum's
-// readers report it.
+// readers report it. A nil witness has no nodes.
 func WitnessNodes(w *stateless.Witness) database.NodeDatabase {
 	return witnessNodes{witnessSource(w)}
 }
@@ -248,6 +248,9 @@ func WitnessNodes(w *stateless.Witness) database.NodeDatabase {
 // witnessSource returns the trie nodes of w keyed by their hashes, each
 // hashed once, in batches.
 func witnessSource(w *stateless.Witness) triehash.NodeSource {
+	if w == nil {
+		return triehash.NewProofSource(nil)
+	}
 	nodes := make([][]byte, 0, len(w.State))
 	for node := range w.State {
 		nodes = append(nodes, []byte(node))
