@@ -91,7 +91,8 @@ func AppendUint256(dst []byte, x *uint256.Int) []byte {
 
 // AppendStringHeader appends the header of a byte string whose content,
 // appended next by the caller, is size bytes long. A single byte below 0x80
-// takes no header; the caller leaves it out in that case.
+// takes no header; the caller leaves it out in that case. It panics if size
+// is negative.
 func AppendStringHeader(dst []byte, size int) []byte {
 	return appendHeader(dst, 0x80, size)
 }
@@ -104,7 +105,8 @@ func AppendListHeader(dst []byte, contentSize int) []byte {
 }
 
 // AppendTypedTxHeader appends the start of a typed-transaction envelope: the
-// type byte, then the header of a list of contentSize bytes of content.
+// type byte, then the header of a list of contentSize bytes of content. It
+// panics if contentSize is negative.
 func AppendTypedTxHeader(dst []byte, txType byte, contentSize int) []byte {
 	return appendHeader(append(dst, txType), 0xc0, contentSize)
 }

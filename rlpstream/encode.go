@@ -33,7 +33,8 @@ type Writer struct {
 	h *fastkeccak.Hasher
 }
 
-// NewWriter returns a Writer that writes into h.
+// NewWriter returns a Writer that writes into h, which must not be nil (a
+// Writer without a hasher is the zero Writer, which must not be used).
 func NewWriter(h *fastkeccak.Hasher) Writer { return Writer{h: h} }
 
 // Hasher returns the hasher the Writer writes into.
@@ -168,7 +169,7 @@ func (w Writer) WriteListHeader(contentSize int) {
 // go-ethereum hashes it (for the transaction hash and the signing hash): the
 // transaction type byte, then the header of the RLP list whose content,
 // written next, is contentSize bytes long. The envelope's size is
-// TypedTxSize(contentSize).
+// TypedTxSize(contentSize). It panics if contentSize is negative.
 func (w Writer) WriteTypedTxHeader(txType byte, contentSize int) {
 	w.h.WriteByte(txType)
 	w.header(0xc0, contentSize)

@@ -44,9 +44,15 @@ type OffsetError struct {
 	Err    error // one of the sentinel errors of this package
 }
 
-// Error returns the sentinel's message followed by the offset.
+// Error returns the sentinel's message followed by the offset. An
+// OffsetError made by hand without Err (the reader never makes one) says
+// only that the input is invalid there, rather than dereferencing nil.
 func (e *OffsetError) Error() string {
-	return e.Err.Error() + " at offset " + strconv.Itoa(e.Offset)
+	msg := "rlpstream: invalid input"
+	if e.Err != nil {
+		msg = e.Err.Error()
+	}
+	return msg + " at offset " + strconv.Itoa(e.Offset)
 }
 
 // Unwrap returns the sentinel error, so that errors.Is sees through the

@@ -15,18 +15,22 @@ import (
 
 // HeaderSize returns the size of the header of a byte string or list whose
 // content is n bytes long, for callers that write the content themselves
-// (a byte string of one byte below 0x80 has no header; see BytesSize).
+// (a byte string of one byte below 0x80 has no header; see BytesSize). It
+// panics if n is negative, as the header writers do: a negative size can
+// only come from a bug in the caller's size arithmetic.
 func HeaderSize(n int) int {
 	return headerSize(n)
 }
 
 // headerSize returns the size of the header of a string or list whose content
-// is n bytes long.
+// is n bytes long. A negative n panics (in longLen), as in the header
+// writers, rather than passing for a short size: a list size computed from
+// it would be silently wrong.
 func headerSize(n int) int {
-	if n < 56 {
+	if uint(n) < 56 {
 		return 1
 	}
-	return 1 + uintLen(uint64(n))
+	return 1 + longLen(n)
 }
 
 // uintLen returns the number of bytes of x written big-endian without leading
@@ -98,13 +102,15 @@ func BoolSize(bool) int { return 1 }
 // ListSize returns the size of a list whose content (the concatenated
 // encodings of its elements) is contentSize bytes long: the header plus the
 // content. Nested lists compose: the content size of a list is the sum of
-// the sizes of its elements, lists included.
+// the sizes of its elements, lists included. It panics if contentSize is
+// negative.
 func ListSize(contentSize int) int {
 	return headerSize(contentSize) + contentSize
 }
 
 // TypedTxSize returns the size of a typed-transaction envelope whose RLP list
-// has contentSize bytes of content: the type byte plus the list.
+// has contentSize bytes of content: the type byte plus the list. It panics
+// if contentSize is negative.
 func TypedTxSize(contentSize int) int {
 	return 1 + ListSize(contentSize)
 }

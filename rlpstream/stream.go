@@ -1,6 +1,7 @@
 package rlpstream
 
 import (
+	"errors"
 	"io"
 	"math/big"
 
@@ -21,7 +22,10 @@ type ByteWriter interface {
 // hasher, such as a buffered file or network writer.
 //
 // Writes cannot fail on their own, but the sink can: the first error it
-// returns is kept, every later write is skipped, and Err reports it. Like
+// returns is kept, every later write is skipped, and Err reports it. A
+// StreamWriter without a sink (NewStreamWriter(nil), or the zero
+// StreamWriter) fails the same way at its first write, with an error that
+// says it has no sink, where calling the nil sink would panic. Like
 // every encoder of this package, StreamWriter writes front to back, so the
 // size of a list's content must be known before its header is written (see
 // ListSize and the other size functions).
@@ -40,17 +44,29 @@ func NewStreamWriter(w ByteWriter) *StreamWriter {
 // Err returns the first error of the sink or of WriteBigInt, or nil.
 func (s *StreamWriter) Err() error { return s.err }
 
+// errNoSink is the error of a StreamWriter that has no sink to write to.
+var errNoSink = errors.New("rlpstream: StreamWriter without a sink")
+
 // put, write and writeString skip their write once the sink has failed,
 // and keep its first error: a value whose header failed must not reach a
-// sink that recovers with its content alone.
+// sink that recovers with its content alone. Without a sink they fail
+// with errNoSink: calling through the nil interface would panic.
 func (s *StreamWriter) put(c byte) {
 	if s.err == nil {
+		if s.w == nil {
+			s.err = errNoSink
+			return
+		}
 		s.err = s.w.WriteByte(c)
 	}
 }
 
 func (s *StreamWriter) write(p []byte) {
 	if s.err == nil {
+		if s.w == nil {
+			s.err = errNoSink
+			return
+		}
 		_, s.err = s.w.Write(p)
 	}
 }
@@ -65,7 +81,7 @@ func (s *StreamWriter) putAll(p []byte) {
 }
 
 func (s *StreamWriter) writeString(str string) {
-	if s.sw != nil {
+	if s.sw != nil { // never set without a sink: put reports errNoSink
 		if s.err == nil {
 			_, s.err = s.sw.WriteString(str)
 		}
@@ -146,20 +162,23 @@ func (s *StreamWriter) WriteBool(v bool) {
 // WriteBigInt writes x as an integer like WriteUint64; nil is written as zero.
 // A negative x writes nothing and returns ErrNegativeBigInt, which Err then
 // reports as well. After an earlier error it writes nothing and returns that
-// error.
+// error, and if the sink fails during this write it returns the sink's
+// error: a nil result means x was written whole.
 func (s *StreamWriter) WriteBigInt(x *big.Int) error {
 	switch {
 	case s.err != nil:
 		return s.err
 	case x == nil:
+		// Here and below, s.err: the sink may have failed on this
+		// write, and nil would tell the caller x was written.
 		s.put(0x80)
-		return nil
+		return s.err
 	case x.Sign() < 0:
 		s.err = ErrNegativeBigInt
 		return ErrNegativeBigInt
 	case x.BitLen() <= 64:
 		s.WriteUint64(x.Uint64())
-		return nil
+		return s.err
 	}
 	n := bigIntLen(x)
 	s.header(0x80, n)
@@ -169,7 +188,7 @@ func (s *StreamWriter) WriteBigInt(x *big.Int) error {
 		bigIntBytes(chunk, x, off, n)
 		s.putAll(chunk)
 	}
-	return nil
+	return s.err
 }
 
 // WriteUint256 writes x as an integer like WriteUint64; nil is written as
@@ -200,7 +219,8 @@ func (s *StreamWriter) WriteListHeader(contentSize int) {
 
 // WriteTypedTxHeader writes the start of a typed-transaction envelope as
 // go-ethereum hashes it: the transaction type byte, then the header of the
-// RLP list whose content, written next, is contentSize bytes long.
+// RLP list whose content, written next, is contentSize bytes long. It
+// panics if contentSize is negative.
 func (s *StreamWriter) WriteTypedTxHeader(txType byte, contentSize int) {
 	if s.err != nil {
 		return
