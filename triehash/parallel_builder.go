@@ -22,8 +22,8 @@ import (
 //
 // Like a Builder, a ParallelBuilder is not safe for concurrent use: Update,
 // Hash and Reset are called from one goroutine at a time; its own goroutines
-// are internal. Unlike a Builder's, its zero value is not usable: make one
-// with NewParallelBuilder.
+// are internal. Its zero value is an empty ParallelBuilder without onNode on
+// GOMAXPROCS goroutines, as NewParallelBuilder(nil, 0) returns.
 type ParallelBuilder struct {
 	onNode    NodeFunc
 	workers   int
@@ -142,6 +142,16 @@ func NewParallelBuilder(onNode NodeFunc, workers int) *ParallelBuilder {
 
 // start launches the workers and the placer for a new trie.
 func (p *ParallelBuilder) start() {
+	// A zero ParallelBuilder gets NewParallelBuilder's defaults: with no
+	// workers nothing would encode its chunks and Update would wait for
+	// ever, and with a chunk size of 0 Update would cut a chunk before its
+	// first key, indexing the key before it.
+	if p.workers <= 0 {
+		p.workers = runtime.GOMAXPROCS(0)
+	}
+	if p.chunkSize <= 0 {
+		p.chunkSize = parallelChunk
+	}
 	inFlight := chunksInFlight(p.workers)
 	for len(p.chunks) < inFlight {
 		p.chunks = append(p.chunks, &chunk{ready: make(chan struct{}, 1)})

@@ -39,8 +39,14 @@ func AppendAccount(dst []byte, a *Account) []byte {
 // AppendStorageValue appends the storage trie value of a slot: the RLP
 // string of the value with its leading zero bytes removed, as go-ethereum
 // stores it. A zero value is not stored at all; AppendStorageValue returns
-// dst unchanged for it, and the caller leaves the slot out.
+// dst unchanged for it, and the caller leaves the slot out. A nil value is
+// a zero value.
 func AppendStorageValue(dst []byte, value *[32]byte) []byte {
+	if value == nil {
+		// As AppendAccount takes a nil account: indexing a nil array
+		// pointer would panic.
+		return dst
+	}
 	i := 0
 	for i < len(value) && value[i] == 0 {
 		i++
