@@ -9,38 +9,57 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
-// binary is the keccakroot command built once for the tests; the tests run
-// it as a user would.
-var binary string
-
-func TestMain(m *testing.M) {
-	os.Exit(testMain(m))
+// commandBuild is the keccakroot command, built for the tests the first
+// time one runs it (binary): the tests run it as a user would. Built on
+// demand rather than in TestMain, so that the unit tests run alone, and
+// each fuzzing worker process, skip a build of go-ethereum's packages.
+var commandBuild struct {
+	once sync.Once
+	dir  string // the build's directory, removed by TestMain
+	path string
+	err  error
 }
 
-func testMain(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "keccakroot-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if commandBuild.dir != "" {
+		os.RemoveAll(commandBuild.dir)
 	}
-	defer os.RemoveAll(dir)
-	binary = filepath.Join(dir, "keccakroot")
-	args := []string{"build", "-o", binary}
-	if raceEnabled {
-		// The command's goroutines are checked too.
-		args = append(args, "-race")
+	os.Exit(code)
+}
+
+// binary returns the path of the keccakroot command, building it once.
+func binary(t testing.TB) string {
+	t.Helper()
+	commandBuild.once.Do(func() {
+		dir, err := os.MkdirTemp("", "keccakroot-test-")
+		if err != nil {
+			commandBuild.err = err
+			return
+		}
+		commandBuild.dir = dir
+		path := filepath.Join(dir, "keccakroot")
+		args := []string{"build", "-o", path}
+		if raceEnabled {
+			// The command's goroutines are checked too.
+			args = append(args, "-race")
+		}
+		out, err := exec.Command("go", append(args, ".")...).CombinedOutput()
+		if err != nil {
+			commandBuild.err = fmt.Errorf("building keccakroot: %w\n%s", err, out)
+			return
+		}
+		commandBuild.path = path
+	})
+	if commandBuild.err != nil {
+		t.Fatal(commandBuild.err)
 	}
-	build := exec.Command("go", append(args, ".")...)
-	build.Stdout, build.Stderr = os.Stdout, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building keccakroot:", err)
-		return 1
-	}
-	return m.Run()
+	return commandBuild.path
 }
 
 // result is what one run of the command printed and returned.
@@ -57,7 +76,7 @@ func (r result) String() string {
 // keccakroot runs the built command with args and stdin.
 func keccakroot(t *testing.T, stdin []byte, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	cmd := exec.Command(binary(t), args...)
 	cmd.Dir = t.TempDir()
 	if raceEnabled {
 		// The race detector waits a second at exit for stray goroutines;

@@ -64,7 +64,7 @@ func openTerminal(t *testing.T, cols int) *terminal {
 // what it wrote to the terminal.
 func (term *terminal) run(t *testing.T, stdinTerminal bool, input string, args ...string) (stdout, onTerminal string, code int) {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	cmd := exec.Command(binary(t), args...)
 	cmd.Dir = t.TempDir()
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, term.slave
