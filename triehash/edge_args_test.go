@@ -3,6 +3,7 @@ package triehash
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -99,4 +100,25 @@ func recovering(f func()) (panicked any) {
 	defer func() { panicked = recover() }()
 	f()
 	return nil
+}
+
+// TestNodeErrorMessages: the node errors name the node and its path, and
+// their cause only when they have one (an error made without it printed
+// ": <nil>").
+func TestNodeErrorMessages(t *testing.T) {
+	cause := errors.New("bad list")
+	hash := [32]byte{0xab}
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{&MissingNodeError{Hash: hash, Path: []byte{1, 2}}, fmt.Sprintf("triehash: missing trie node %x (path 0102)", hash)},
+		{&MissingNodeError{Hash: hash, Path: []byte{1, 2}, Err: cause}, fmt.Sprintf("triehash: missing trie node %x (path 0102): bad list", hash)},
+		{&InvalidNodeError{Hash: hash, Path: []byte{3}}, fmt.Sprintf("triehash: invalid trie node %x (path 03)", hash)},
+		{&InvalidNodeError{Hash: hash, Path: []byte{3}, Err: cause}, fmt.Sprintf("triehash: invalid trie node %x (path 03): bad list", hash)},
+	} {
+		if got := c.err.Error(); got != c.want {
+			t.Errorf("%#v: %q, want %q", c.err, got, c.want)
+		}
+	}
 }

@@ -45,7 +45,10 @@ type InvalidNodeError struct {
 }
 
 func (e *InvalidNodeError) Error() string {
-	return fmt.Sprintf("triehash: invalid trie node %x (path %x): %v", e.Hash, e.Path, e.Err)
+	if e.Err != nil {
+		return fmt.Sprintf("triehash: invalid trie node %x (path %x): %v", e.Hash, e.Path, e.Err)
+	}
+	return fmt.Sprintf("triehash: invalid trie node %x (path %x)", e.Hash, e.Path)
 }
 
 // Is makes errors.Is(err, ErrInvalidNode) true.
