@@ -49,26 +49,27 @@ var errNoSink = errors.New("rlpstream: StreamWriter without a sink")
 
 // put, write and writeString skip their write once the sink has failed,
 // and keep its first error: a value whose header failed must not reach a
-// sink that recovers with its content alone. Without a sink they fail
-// with errNoSink: calling through the nil interface would panic.
+// sink that recovers with its content alone.
 func (s *StreamWriter) put(c byte) {
-	if s.err == nil {
-		if s.w == nil {
-			s.err = errNoSink
-			return
-		}
+	if s.writable() {
 		s.err = s.w.WriteByte(c)
 	}
 }
 
 func (s *StreamWriter) write(p []byte) {
-	if s.err == nil {
-		if s.w == nil {
-			s.err = errNoSink
-			return
-		}
+	if s.writable() {
 		_, s.err = s.w.Write(p)
 	}
+}
+
+// writable reports whether a write may go to the sink: none has failed,
+// and there is one (without, the write fails with errNoSink, where a call
+// through the nil interface would panic).
+func (s *StreamWriter) writable() bool {
+	if s.err == nil && s.w == nil {
+		s.err = errNoSink
+	}
+	return s.err == nil
 }
 
 // putAll writes p one WriteByte a byte. It is for the pieces the

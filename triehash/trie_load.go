@@ -65,9 +65,6 @@ func (t *Trie) loadPath(h *hashNode, k []byte, pos int) (node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.checkNodes {
-		t.pathChecks.reset()
-	}
 	var top node
 	var parent *fullNode
 	for {
@@ -112,7 +109,8 @@ func (t *Trie) loadPath(h *hashNode, k []byte, pos int) (node, error) {
 
 // checkPath returns the error of the first node loadPath loaded for k that
 // is not the one its hash names, if the trie checks its nodes (see
-// VerifyingSource), and otherwise err, what loading the path came to.
+// VerifyingSource), and otherwise err, what loading the path came to. It
+// empties the list for the next path, which then holds no nodes.
 func (t *Trie) checkPath(k []byte, err error) error {
 	if !t.checkNodes {
 		return err
@@ -121,9 +119,11 @@ func (t *Trie) checkPath(k []byte, err error) error {
 	c.hashAll()
 	for i, end := range c.tags {
 		if c.wrong(i) {
-			return c.err(i, k[:end])
+			err = c.err(i, k[:end])
+			break
 		}
 	}
+	c.reset()
 	return err
 }
 
