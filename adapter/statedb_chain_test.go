@@ -76,12 +76,13 @@ func generateStateChain(n int) *stateChain {
 	genesis.Alloc[storeB] = types.Account{Code: storeCode, Storage: map[common.Hash]common.Hash{{1}: {1}}, Balance: new(big.Int)}
 	genesis.Alloc[factory] = types.Account{Code: factoryCode, Balance: new(big.Int)}
 
-	g := &stateChainGen{r: rand.New(rand.NewPCG(1, 2)), config: &config, live: map[common.Address]map[common.Hash]bool{
-		storeA: {}, storeB: {{1}: true},
+	g := &stateChainGen{r: rand.New(rand.NewPCG(1, 2)), config: &config, live: map[common.Address]*liveSlots{
+		storeA: {}, storeB: {},
 	}}
-	for slot := range slotsA {
-		g.live[storeA][slot] = true
+	for i := range 300 {
+		g.live[storeA].add(common.BigToHash(big.NewInt(int64(i))))
 	}
+	g.live[storeB].add(common.Hash{1})
 	_, blocks, _ := core.GenerateChainWithGenesis(genesis, beacon.New(ethash.NewFaker()), n, g.block)
 	return &stateChain{genesis: genesis, blocks: blocks}
 }
@@ -90,7 +91,7 @@ func generateStateChain(n int) *stateChain {
 type stateChainGen struct {
 	r      *rand.Rand
 	config *params.ChainConfig
-	live   map[common.Address]map[common.Hash]bool // the non-zero slots of storeA, storeB and the authority
+	live   map[common.Address]*liveSlots // the non-zero slots of storeA, storeB and the authority
 	b      *core.BlockGen
 	nonce  uint64
 }
@@ -188,26 +189,23 @@ func (g *stateChainGen) setCode(target common.Address, data []byte) {
 func (g *stateChainGen) storeCall(addr common.Address, n, clearEvery int) []byte {
 	live := g.live[addr]
 	if live == nil {
-		live = map[common.Hash]bool{}
+		live = &liveSlots{}
 		g.live[addr] = live
 	}
 	var data []byte
 	for j := range n {
 		slot := common.Hash{0: byte(g.r.IntN(4)), 31: byte(g.r.IntN(256)), 30: byte(g.r.IntN(256))}
 		value := common.Hash{31: byte(1 + g.r.IntN(255))}
-		if len(live) > 0 && (clearEvery > 0 && j%clearEvery == 0 || g.r.IntN(3) == 0) {
-			for s := range live {
-				slot = s
-				break
-			}
+		if len(live.slots) > 0 && (clearEvery > 0 && j%clearEvery == 0 || g.r.IntN(3) == 0) {
+			slot = live.slots[g.r.IntN(len(live.slots))]
 			if clearEvery > 0 && j%clearEvery == 0 {
 				value = common.Hash{}
 			}
 		}
 		if value == (common.Hash{}) {
-			delete(live, slot)
+			live.remove(slot)
 		} else {
-			live[slot] = true
+			live.add(slot)
 		}
 		data = append(append(data, slot[:]...), value[:]...)
 	}
@@ -218,11 +216,44 @@ func (g *stateChainGen) storeCall(addr common.Address, n, clearEvery int) []byte
 // of addr.
 func (g *stateChainGen) clearCall(addr common.Address) []byte {
 	var data []byte
-	for slot := range g.live[addr] {
-		data = append(append(data, slot[:]...), make([]byte, 32)...)
+	if live := g.live[addr]; live != nil {
+		for _, slot := range live.slots {
+			data = append(append(data, slot[:]...), make([]byte, 32)...)
+		}
+		*live = liveSlots{}
 	}
-	clear(g.live[addr])
 	return data
+}
+
+// liveSlots is a set of slots kept in a slice, so that the generator
+// picks from it and walks it in an order that only its seed decides: a
+// map's order would make every run's chain another one.
+type liveSlots struct {
+	slots []common.Hash
+	index map[common.Hash]int // a slot's place in slots
+}
+
+func (l *liveSlots) add(slot common.Hash) {
+	if _, ok := l.index[slot]; ok {
+		return
+	}
+	if l.index == nil {
+		l.index = map[common.Hash]int{}
+	}
+	l.index[slot] = len(l.slots)
+	l.slots = append(l.slots, slot)
+}
+
+// remove takes slot out, moving the last slot into its place.
+func (l *liveSlots) remove(slot common.Hash) {
+	i, ok := l.index[slot]
+	if !ok {
+		return
+	}
+	last := l.slots[len(l.slots)-1]
+	l.slots[i], l.index[last] = last, i
+	l.slots = l.slots[:len(l.slots)-1]
+	delete(l.index, slot)
 }
 
 // TestStateDatabaseChain executes the state chain's blocks in lockstep on

@@ -140,6 +140,7 @@ type faultState struct {
 	account faultNode // on the way to storeA in the account trie
 	storage faultNode // on the way to slot in storeA's storage trie
 	slot    common.Hash
+	value   common.Hash // what the changes write to slot: not what it holds
 }
 
 // newFaultState executes the first faultBlocks blocks of chain in lockstep
@@ -174,10 +175,12 @@ func newFaultState(t *testing.T, chain *stateChain, scheme int) *faultState {
 			tdb.Close()
 		}
 	}
-	f := &faultState{l: l, root: root, slot: firstSlotWritten(t, chain.blocks[faultBlocks], storeA)}
+	block := chain.blocks[faultBlocks]
+	slots := slotsWritten(t, block, storeA)
+	f := &faultState{l: l, root: root, slot: slots[0]}
 	tdb := triedb.NewDatabase(l.ours.disk, schemes[scheme].config)
 	defer tdb.Close()
-	f.account = findFaultNode(t, tdb, trie.StateTrieID(root), Keccak256(storeA[:]))
+	f.account = findFaultNode(t, tdb, trie.StateTrieID(root), Keccak256(storeA[:]), hashedKeys(accountsNamed(block)))
 	accounts, err := OpenSecureTrie(trie.StateTrieID(root), tdb)
 	if err != nil {
 		t.Fatal(err)
@@ -186,27 +189,73 @@ func newFaultState(t *testing.T, chain *stateChain, scheme int) *faultState {
 	if err != nil || acc == nil {
 		t.Fatalf("storeA's account: %v, %v", acc, err)
 	}
-	f.storage = findFaultNode(t, tdb, storageTrieID(root, storeA, acc.Root), Keccak256(f.slot[:]))
+	f.storage = findFaultNode(t, tdb, storageTrieID(root, storeA, acc.Root), Keccak256(f.slot[:]), hashedKeys(slots))
+	// A value the slot does not hold already, or the StateDB would leave
+	// the storage trie, and its spoiled node, alone.
+	storage, err := OpenSecureTrie(storageTrieID(root, storeA, acc.Root), tdb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := storage.GetStorage(storeA, f.slot[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.value = common.Hash{31: 0xee}
+	if common.BytesToHash(held) == f.value {
+		f.value[31] = 0xef
+	}
 	return f
 }
 
-// firstSlotWritten returns the first slot that block's call to a
-// storeCode contract at addr writes.
-func firstSlotWritten(t *testing.T, block *types.Block, addr common.Address) common.Hash {
+// slotsWritten returns the slots that block's calls to a storeCode
+// contract at addr write, in order.
+func slotsWritten(t *testing.T, block *types.Block, addr common.Address) []common.Hash {
 	t.Helper()
+	var slots []common.Hash
 	for _, tx := range block.Transactions() {
-		if to := tx.To(); to != nil && *to == addr && len(tx.Data()) >= 64 {
-			return common.BytesToHash(tx.Data()[:32])
+		if to := tx.To(); to != nil && *to == addr {
+			for data := tx.Data(); len(data) >= 64; data = data[64:] {
+				slots = append(slots, common.BytesToHash(data[:32]))
+			}
 		}
 	}
-	t.Fatalf("block %d does not write the storage of %x", block.NumberU64(), addr)
-	return common.Hash{}
+	if len(slots) == 0 {
+		t.Fatalf("block %d does not write the storage of %x", block.NumberU64(), addr)
+	}
+	return slots
+}
+
+// accountsNamed returns the accounts block names: its coinbase, the
+// sender and recipient of each transaction, and its withdrawals'.
+func accountsNamed(block *types.Block) []common.Address {
+	accounts := []common.Address{block.Coinbase(), sender}
+	for _, tx := range block.Transactions() {
+		if to := tx.To(); to != nil {
+			accounts = append(accounts, *to)
+		}
+	}
+	for _, w := range block.Withdrawals() {
+		accounts = append(accounts, w.Address)
+	}
+	return accounts
+}
+
+// hashedKeys returns the hash of each key, as a secure trie keys it.
+func hashedKeys[K interface{ Bytes() []byte }](keys []K) [][]byte {
+	hashed := make([][]byte, len(keys))
+	for i, key := range keys {
+		hashed[i] = Keccak256(key.Bytes())
+	}
+	return hashed
 }
 
 // findFaultNode returns the node one level below the root of the trie id
 // names on the way to hashedKey, which must be a branch below a branch
-// root, with a sibling that is a branch too.
-func findFaultNode(t *testing.T, tdb *triedb.Database, id *trie.ID, hashedKey []byte) faultNode {
+// root, with a sibling that is a branch too. Its other child, the one a
+// byte off the key's way spoils, is one that none of the block's keys
+// (hashed) goes through: go-ethereum's reader would meet the spoiled
+// reference there before the tries meet the node.
+func findFaultNode(t *testing.T, tdb *triedb.Database, id *trie.ID, hashedKey []byte, block [][]byte) faultNode {
 	t.Helper()
 	tr, err := OpenTrie(id, tdb)
 	if err != nil {
@@ -226,14 +275,20 @@ func findFaultNode(t *testing.T, tdb *triedb.Database, id *trie.ID, hashedKey []
 	if !bytes.Equal(proof[0][rootRefs[n.path[0]]:][:32], n.hash[:]) {
 		t.Fatal("the proof's second node is not the root's child")
 	}
+	var used [16]bool
+	for _, key := range block {
+		if key[0]>>4 == n.path[0] {
+			used[key[0]&0xf] = true
+		}
+	}
 	for i, off := range refs {
-		if i != n.next && off != 0 {
+		if i != n.next && off != 0 && !used[i] {
 			n.other = i
 			break
 		}
 	}
 	if n.other < 0 {
-		t.Fatalf("the node of owner %x on the key's way has no other child by reference", id.Owner)
+		t.Fatalf("the node of owner %x on the key's way has no other child by reference that the block leaves alone", id.Owner)
 	}
 	reader, err := tdb.NodeReader(id.StateRoot)
 	if err != nil {
@@ -384,7 +439,7 @@ func (f *faultState) commitChanges(side *stateSide) (readErr error, root common.
 		return nil, common.Hash{}, err
 	}
 	statedb.AddBalance(storeA, uint256.NewInt(1), tracing.BalanceChangeUnspecified)
-	statedb.SetState(storeA, f.slot, common.Hash{31: 0xee})
+	statedb.SetState(storeA, f.slot, f.value)
 	readErr = statedb.Error()
 	root, err = statedb.Commit(f.l.config.Rules(common.Big0, true, 0), faultBlocks+1)
 	return readErr, root, err
@@ -516,7 +571,7 @@ func (f *faultState) checkTrie(t *testing.T, mode faultMode, n faultNode, fault 
 		if n.owner == (common.Hash{}) {
 			err = tr.UpdateAccount(storeA, &types.StateAccount{Balance: uint256.NewInt(1), Root: types.EmptyRootHash, CodeHash: types.EmptyCodeHash[:]}, 0)
 		} else {
-			err = tr.UpdateStorage(storeA, f.slot[:], []byte{0xee})
+			err = tr.UpdateStorage(storeA, f.slot[:], f.value[31:])
 		}
 		var geth *trie.MissingNodeError
 		var ours *triehash.MissingNodeError
