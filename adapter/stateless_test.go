@@ -77,9 +77,9 @@ func TestExecuteStatelessTampered(t *testing.T) {
 // TestExecuteStatelessEachNodeRemoved removes each node of the witness of a
 // block in the middle of each fork of the state chain in turn (with -short,
 // a third of them), a witness for each, and has both implementations
-// verify every one: the same
-// decisions, but for nodes go-ethereum's execution found missing too and
-// went on without (see gethIgnoredMissingNode), which keccakroot refuses.
+// verify every one: the same decisions, but for nodes go-ethereum's
+// execution found missing too and went on without (see
+// gethIgnoredMissingNode), which keccakroot refuses.
 func TestExecuteStatelessEachNodeRemoved(t *testing.T) {
 	chain := makeStateChain()
 	l := newLockstep(t, chain.genesis, beacon.New(ethash.NewFaker()), lockstepMode{scheme: 1, witness: true})
