@@ -103,6 +103,7 @@ func benchAccessListTurns(b *testing.B, s *benchStateDB) {
 		cacheMB = mb
 	}
 	cached := CachedNodeDatabase(tdbs[1], NewNodeCache(cacheMB<<20))
+	parent, _ := benchHead(b, s, tdbs)
 	sdb := state.NewDatabase(tdbs[0], state.NewCodeDB(s.disk))
 	var (
 		round uint64
@@ -120,7 +121,7 @@ func benchAccessListTurns(b *testing.B, s *benchStateDB) {
 		{
 			Prepare: func() { alloc.stop(); alloc.start(0) },
 			Call: func(int) {
-				statedb, err := state.New(s.root, sdb)
+				statedb, err := state.New(parent, sdb)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -135,7 +136,7 @@ func benchAccessListTurns(b *testing.B, s *benchStateDB) {
 		{
 			Prepare: func() { alloc.stop(); alloc.start(1) },
 			Call: func(int) {
-				root, err := AccessListStateRoot(s.root, list, cached)
+				root, err := AccessListStateRoot(parent, list, cached)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -162,6 +163,7 @@ func benchStateDBTurns(b *testing.B, s *benchStateDB, op string) {
 		dbs[i] = state.NewDatabase(tdbs[i], state.NewCodeDB(s.disk))
 	}
 	dbs[1] = NewStateDatabase(dbs[1])
+	parent, number := benchHead(b, s, tdbs)
 	var (
 		round   uint64
 		blk     *stateBlock
@@ -191,7 +193,7 @@ func benchStateDBTurns(b *testing.B, s *benchStateDB, op string) {
 				if last := roots.roots[impl]; commit && s.scheme == rawdb.HashScheme && last != (common.Hash{}) {
 					tdbs[impl].Dereference(last)
 				}
-				sdb, err := state.New(s.root, dbs[impl])
+				sdb, err := state.New(parent, dbs[impl])
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -205,13 +207,13 @@ func benchStateDBTurns(b *testing.B, s *benchStateDB, op string) {
 			Call: func(int) {
 				if op == "block" {
 					start := time.Now()
-					executeBenchBlock(b, statedb[impl], s.root, txs)
+					executeBenchBlock(b, statedb[impl], parent, txs)
 					split[impl].execution += time.Since(start)
 				}
 				root := statedb[impl].IntermediateRoot(benchRules)
 				if commit {
 					var err error
-					if root, err = statedb[impl].Commit(benchRules, 1); err != nil {
+					if root, err = statedb[impl].Commit(benchRules, number+1); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -350,4 +352,35 @@ func (r *sideRoots) set(b *testing.B, round uint64, impl int, root common.Hash) 
 	if r.done++; r.done == 2 && r.roots[0] != r.roots[1] {
 		b.Fatalf("round %d: keccakroot's root %x, go-ethereum's %x", round, r.roots[1], r.roots[0])
 	}
+}
+
+// benchHead returns the state root the rounds build on, and its block
+// number: the state's own, whose nodes are all in the store, or with
+// KECCAKROOT_STATE_LAYERS=n the head of a chain of n blocks like the
+// rounds' built on it in each trie database, untimed, as a client at the
+// head of its chain has them (the path scheme keeps the last 128 as diff
+// layers in memory, which every node read looks through before the store).
+func benchHead(b *testing.B, s *benchStateDB, tdbs []*triedb.Database) (common.Hash, uint64) {
+	n, _ := strconv.Atoi(os.Getenv("KECCAKROOT_STATE_LAYERS"))
+	n = max(n, 0)
+	head := s.root
+	for i, tdb := range tdbs {
+		root := s.root
+		sdb := state.NewDatabase(tdb, state.NewCodeDB(s.disk))
+		for k := range n {
+			statedb, err := state.New(root, sdb)
+			if err != nil {
+				b.Fatal(err)
+			}
+			newStateBlock(s, 1<<40+uint64(k), 2000, 5000).apply(statedb)
+			if root, err = statedb.Commit(benchRules, uint64(k+1)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if i > 0 && root != head {
+			b.Fatalf("the chains' heads differ: %x and %x", head, root)
+		}
+		head = root
+	}
+	return head, uint64(n)
 }
