@@ -55,7 +55,9 @@ func AccessListStateRoot(parentRoot common.Hash, list *bal.BlockAccessList, db d
 // AccessListCommit is AccessListStateRoot with the node set to commit, as
 // triedb.Database.Update takes it (storage tries, then the account trie),
 // so that a chain can be rolled forward block by block from access lists,
-// as go-ethereum's snap/2 sync does.
+// as go-ethereum's snap/2 sync does. Over a CachedNodeDatabase the nodes
+// of the set go into the cache too, where the next block finds them
+// before the path scheme's diff layers.
 func AccessListCommit(parentRoot common.Hash, list *bal.BlockAccessList, db database.NodeDatabase) (common.Hash, *trienode.MergedNodeSet, error) {
 	return applyAccessList(parentRoot, list, db, true)
 }

@@ -45,6 +45,12 @@ var benchProcs = []int{1, 2}
 // Both roots are checked against each other every round. Reported per
 // block: each side's time, the split go-ethereum's StateDB times itself,
 // and the bytes each side allocates during its timed part.
+//
+// With KECCAKROOT_STATE_LAYERS=n the rounds build on the head of a chain of
+// n blocks (see benchHead): 128 is a client at the head of its chain. With
+// KECCAKROOT_STATE_NODE_CACHE_MB=m keccakroot's side of the first three ops
+// is a NewStateDatabaseWithNodeCache with a NodeCache of m MiB (default:
+// none); op=accesslist has its own cache (see benchAccessListTurns).
 func BenchmarkStateDBBlock(b *testing.B) {
 	for _, scheme := range []string{rawdb.HashScheme, rawdb.PathScheme} {
 		b.Run("scheme="+scheme, func(b *testing.B) {
@@ -99,12 +105,12 @@ func (blk *stateBlock) accessList() *bal.BlockAccessList {
 func benchAccessListTurns(b *testing.B, s *benchStateDB) {
 	tdbs := benchTrieDatabases(b, s, 2)
 	cacheMB := 64
-	if mb, err := strconv.Atoi(os.Getenv("KECCAKROOT_NODE_CACHE_MB")); err == nil && mb > 0 {
+	if mb := envInt("KECCAKROOT_NODE_CACHE_MB"); mb > 0 {
 		cacheMB = mb
 	}
 	cached := CachedNodeDatabase(tdbs[1], NewNodeCache(cacheMB<<20))
-	parent, _ := benchHead(b, s, tdbs)
 	sdb := state.NewDatabase(tdbs[0], state.NewCodeDB(s.disk))
+	parent, _ := benchHead(b, s, []state.Database{sdb, state.NewDatabase(tdbs[1], state.NewCodeDB(s.disk))})
 	var (
 		round uint64
 		list  *bal.BlockAccessList
@@ -162,8 +168,8 @@ func benchStateDBTurns(b *testing.B, s *benchStateDB, op string) {
 	for i := range dbs {
 		dbs[i] = state.NewDatabase(tdbs[i], state.NewCodeDB(s.disk))
 	}
-	dbs[1] = NewStateDatabase(dbs[1])
-	parent, number := benchHead(b, s, tdbs)
+	dbs[1] = NewStateDatabaseWithNodeCache(dbs[1], NewNodeCache(envInt("KECCAKROOT_STATE_NODE_CACHE_MB")<<20))
+	parent, number := benchHead(b, s, dbs)
 	var (
 		round   uint64
 		blk     *stateBlock
@@ -357,16 +363,15 @@ func (r *sideRoots) set(b *testing.B, round uint64, impl int, root common.Hash) 
 // benchHead returns the state root the rounds build on, and its block
 // number: the state's own, whose nodes are all in the store, or with
 // KECCAKROOT_STATE_LAYERS=n the head of a chain of n blocks like the
-// rounds' built on it in each trie database, untimed, as a client at the
-// head of its chain has them (the path scheme keeps the last 128 as diff
-// layers in memory, which every node read looks through before the store).
-func benchHead(b *testing.B, s *benchStateDB, tdbs []*triedb.Database) (common.Hash, uint64) {
-	n, _ := strconv.Atoi(os.Getenv("KECCAKROOT_STATE_LAYERS"))
-	n = max(n, 0)
+// rounds', built on it untimed by each side's state database in sdbs, as a
+// client at the head of its chain has them (the path scheme keeps the last
+// 128 as diff layers in memory, which every node read looks through before
+// the store, and a node cache holds what the side committed).
+func benchHead(b *testing.B, s *benchStateDB, sdbs []state.Database) (common.Hash, uint64) {
+	n := envInt("KECCAKROOT_STATE_LAYERS")
 	head := s.root
-	for i, tdb := range tdbs {
+	for i, sdb := range sdbs {
 		root := s.root
-		sdb := state.NewDatabase(tdb, state.NewCodeDB(s.disk))
 		for k := range n {
 			statedb, err := state.New(root, sdb)
 			if err != nil {
@@ -383,4 +388,14 @@ func benchHead(b *testing.B, s *benchStateDB, tdbs []*triedb.Database) (common.H
 		head = root
 	}
 	return head, uint64(n)
+}
+
+// envInt returns the environment variable name as a number, zero if it is
+// unset, not a number or negative.
+func envInt(name string) int {
+	n, err := strconv.Atoi(os.Getenv(name))
+	if err != nil {
+		return 0
+	}
+	return max(n, 0)
 }

@@ -14,13 +14,16 @@ import (
 const nodeCacheShards = 64
 
 // NodeCache keeps stored trie nodes by their hash, for the tries opened on
-// a CachedNodeDatabase, across blocks: the nodes near the roots, which
-// every block reads again, come from it without the trie database's reader
-// (the copy out of its clean cache, the path scheme's hash check, the
-// store). A node is its hash's in every state and under either scheme, so
-// an entry never goes stale, whatever the trie database prunes or
-// reorganises. Size it as go-ethereum sizes its clean cache: 64 MiB holds
-// about the top four levels of a mainnet-sized account trie.
+// a CachedNodeDatabase or a NewStateDatabaseWithNodeCache, across blocks:
+// the nodes near the roots, which every block reads again, and the nodes
+// the last blocks committed come from it without the trie database's
+// reader (the path scheme's walk through its diff layers, the copy out of
+// its clean cache, its hash check, the store). A node is its hash's in
+// every state and under either scheme, so an entry never goes stale,
+// whatever the trie database prunes or reorganises. 64 MiB holds about the
+// top four levels of a mainnet-sized account trie; to stand in for the
+// path scheme's diff layers it must hold what they hold (see
+// NewStateDatabaseWithNodeCache).
 //
 // It holds at most its size in nodes (plus its maps' own memory): each of
 // its shards keeps two generations, entries going into the newer; when the
@@ -108,8 +111,8 @@ func (s *nodeCacheShard) insert(hash common.Hash, blob []byte, limit int) {
 
 // CachedNodeDatabase returns db with its nodes read through cache: the
 // tries that OpenSecureTrie and AccessListStateRoot open on it look a node
-// up in cache first and keep what they read from db there. A nil cache
-// returns db.
+// up in cache first and keep what they read from db there, and a
+// SecureTrie's Commit keeps the nodes it stores. A nil cache returns db.
 //
 // Never put a cache over a witness's nodes (WitnessNodes) or any source
 // whose point is to have only some nodes: a cached node would stand in for

@@ -62,6 +62,11 @@ type SecureTrie struct {
 	// StateTrie does.
 	preimages   preimageStore
 	secKeyCache map[common.Hash][]byte
+
+	// cache is the NodeCache of a CachedNodeDatabase the trie was opened
+	// on, which reads go through (see trieNodes) and Commit keeps the
+	// committed nodes in; nil without one.
+	cache *NodeCache
 }
 
 // preimageStore is what go-ethereum's triedb.Database offers for
@@ -97,7 +102,7 @@ func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase
 	// trieNodes), everything else (preimages, iteration) is the wrapped
 	// database's.
 	nodes := db
-	db, _ = splitCache(db)
+	db, cache := splitCache(db)
 	if id == nil {
 		return nil, nilArgument("trie ID")
 	}
@@ -112,7 +117,12 @@ func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase
 		s := &SecureTrie{id: *id}
 		return nil, s.missing(&triehash.MissingNodeError{Hash: id.Root, Err: err})
 	}
-	return newSecureTrie(opts, id, db, src, record, check)
+	s, err := newSecureTrie(opts, id, db, src, record, check)
+	if err != nil {
+		return nil, err
+	}
+	s.cache = cache
+	return s, nil
 }
 
 // newSecureTrie opens the trie id names on the nodes of src, which may be
@@ -338,7 +348,9 @@ func (s *SecureTrie) Hash() common.Hash { return s.trie.Hash() }
 // its node's hash as parent; go-ethereum's order of leaves depends on its
 // goroutines, this one is by path, deepest first within a subtree). The set
 // is nil when nothing changed. The preimages of the keys changed since the
-// last Commit go to the trie database, where it records them.
+// last Commit go to the trie database, where it records them. A trie
+// opened on a CachedNodeDatabase keeps the stored nodes in its NodeCache
+// too.
 //
 // Unlike go-ethereum's, the trie stays usable, on top of what it
 // committed, while the trie database serves the state it was opened at
@@ -350,9 +362,22 @@ func (s *SecureTrie) Commit(collectLeaf bool) (common.Hash, *trienode.NodeSet) {
 	}
 	changes := nodeset.NewSized(s.id.Owner, s.trie.CommitSizeHint())
 	add := changes.Add
-	if collectLeaf {
+	if s.cache != nil {
+		// The committed nodes are what the next block reads first: with
+		// the path scheme, from the newest diff layers (see
+		// NewStateDatabaseWithNodeCache). The blobs are the trie's and
+		// never change, so the cache shares them, as the set does.
 		add = func(path []byte, hash [32]byte, blob, prev []byte) {
 			changes.Add(path, hash, blob, prev)
+			if blob != nil {
+				s.cache.add(hash, blob)
+			}
+		}
+	}
+	if collectLeaf {
+		addNode := add
+		add = func(path []byte, hash [32]byte, blob, prev []byte) {
+			addNode(path, hash, blob, prev)
 			if value, ok := leafValue(blob); ok {
 				changes.Set.AddLeaf(hash, value)
 			}

@@ -4,6 +4,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/trie"
+	"github.com/ethereum/go-ethereum/triedb/database"
 )
 
 // NewStateDatabase returns go-ethereum's Merkle state database db with
@@ -37,6 +38,31 @@ import (
 // NodeIterator serves only a trie unchanged since it was opened, which is
 // how go-ethereum's state dump and iterators use it.
 func NewStateDatabase(db state.Database) state.Database {
+	return NewStateDatabaseWithNodeCache(db, nil)
+}
+
+// NewStateDatabaseWithNodeCache is NewStateDatabase with cache between the
+// tries and the trie database: the tries look each node up in cache before
+// the trie database's reader, and keep there the nodes they read and those
+// their Commit hands to the StateDB. A nil cache is NewStateDatabase.
+//
+// It is for a client at the head of a path-scheme chain, with memory to
+// spare. The path scheme keeps the last 128 blocks' changes as diff layers
+// in memory, and its reader looks for every node in each of them, newest
+// first, before its disk layer (about 70 ns a layer on Zen 5: a node no
+// layer holds costs about 9 µs at 128 layers against 0.5 µs at none). The
+// cache answers by hash at once for the nodes committed since it began,
+// which the layers hold, and for the nodes read before. It pays when it
+// holds the nodes of about as many blocks as the layers do: in the
+// project's benchmark (blocks of 2,000 accounts and 5,000 slots), 1 GiB did
+// and 256 MiB did not. Over a state whose nodes are all in the disk layer
+// it costs a little (the nodes committed are filed for nothing). Serving a
+// node by its hash is right in any state, so the cache may last for the
+// life of the chain and be shared by the databases of one chain; a node the
+// trie database loses is still served from it while it lasts. A database
+// that NewStateDatabase or this function returned comes back unchanged,
+// with the cache it had.
+func NewStateDatabaseWithNodeCache(db state.Database, cache *NodeCache) state.Database {
 	switch db.(type) {
 	case nil, *StateDatabase, *stateDatabaseWithCacheStats, *state.HistoricDB:
 		return db
@@ -44,7 +70,7 @@ func NewStateDatabase(db state.Database) state.Database {
 	if !db.Type().Is(state.TypeMPT) {
 		return db
 	}
-	base := &StateDatabase{Database: db}
+	base := &StateDatabase{Database: db, cache: cache}
 	if warmer, ok := db.(cacheStatsReaders); ok {
 		return &stateDatabaseWithCacheStats{StateDatabase: base, warmer: warmer}
 	}
@@ -52,14 +78,21 @@ func NewStateDatabase(db state.Database) state.Database {
 }
 
 // StateDatabase is a go-ethereum state.Database whose tries are
-// keccakroot's: see NewStateDatabase.
+// keccakroot's: see NewStateDatabase and NewStateDatabaseWithNodeCache.
 type StateDatabase struct {
 	state.Database // the wrapped database, which does all but open tries
+	cache          *NodeCache
+}
+
+// nodes returns the trie database, with the node cache in front if there
+// is one.
+func (d *StateDatabase) nodes() database.NodeDatabase {
+	return CachedNodeDatabase(d.TrieDB(), d.cache)
 }
 
 // OpenTrie opens the account trie of the state root.
 func (d *StateDatabase) OpenTrie(root common.Hash) (state.Trie, error) {
-	t, err := OpenSecureTrie(trie.StateTrieID(root), d.TrieDB())
+	t, err := OpenSecureTrie(trie.StateTrieID(root), d.nodes())
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +103,7 @@ func (d *StateDatabase) OpenTrie(root common.Hash) (state.Trie, error) {
 // state stateRoot. The account trie is unused, as in go-ethereum's Merkle
 // database.
 func (d *StateDatabase) OpenStorageTrie(stateRoot common.Hash, address common.Address, root common.Hash, _ state.Trie) (state.Trie, error) {
-	t, err := openStorageTrie(stateRoot, address, root, d.TrieDB(), true)
+	t, err := openStorageTrie(stateRoot, address, root, d.nodes(), true)
 	if err != nil {
 		return nil, err
 	}

@@ -259,8 +259,9 @@ func (l *liveSlots) remove(slot common.Hash) {
 // TestStateDatabaseChain executes the state chain's blocks in lockstep on
 // go-ethereum's state database and on NewStateDatabase's, hash and path
 // schemes, with and without a snapshot, with the StateDB set up as
-// core.BlockChain sets it up for its prefetcher, and with witnesses built
-// and verified by go-ethereum's stateless execution.
+// core.BlockChain sets it up for its prefetcher, with witnesses built and
+// verified by go-ethereum's stateless execution, and with a node cache
+// (small enough to drop nodes) that the tries read and commit through.
 func TestStateDatabaseChain(t *testing.T) {
 	chain := makeStateChain()
 	checkStateChainCoverage(t, chain)
@@ -270,6 +271,8 @@ func TestStateDatabaseChain(t *testing.T) {
 		{scheme: 0, snapshot: true, warm: true},
 		{scheme: 1, warm: true},
 		{scheme: 1, witness: true},
+		{scheme: 0, nodeCache: 256 << 10},
+		{scheme: 1, warm: true, witness: true, nodeCache: 256 << 10},
 	}
 	for _, mode := range modes {
 		t.Run(mode.String(), func(t *testing.T) {

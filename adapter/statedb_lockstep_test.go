@@ -57,6 +57,9 @@ type lockstepMode struct {
 	// hold the same nodes, and has go-ethereum's ExecuteStateless verify
 	// the block from keccakroot's witness.
 	witness bool
+	// nodeCache, if not zero, is the size of a NodeCache that keccakroot's
+	// side reads and commits through (NewStateDatabaseWithNodeCache).
+	nodeCache int
 }
 
 func (m lockstepMode) String() string {
@@ -69,6 +72,9 @@ func (m lockstepMode) String() string {
 	}
 	if m.witness {
 		s += "+witness"
+	}
+	if m.nodeCache != 0 {
+		s += "+nodecache"
 	}
 	return s
 }
@@ -104,7 +110,7 @@ func newLockstep(t testing.TB, genesis *core.Genesis, engine consensus.Engine, m
 		}
 		side := &stateSide{name: "go-ethereum", disk: disk, tdb: tdb, sdb: sdb}
 		if wrap {
-			side.name, side.sdb = "keccakroot", NewStateDatabase(sdb)
+			side.name, side.sdb = "keccakroot", NewStateDatabaseWithNodeCache(sdb, NewNodeCache(mode.nodeCache))
 			l.ours = side
 		} else {
 			l.geth = side
