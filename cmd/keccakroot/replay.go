@@ -45,6 +45,11 @@ seals.
 --geth executes every block on go-ethereum's own state database too and prints both
 times side by side; a state root that differs between them fails the block.
 
+--node-cache MB gives keccakroot's tries a node cache (adapter.NewStateDatabaseWithNodeCache):
+past the first 128 blocks, go-ethereum's path-scheme reader looks for every trie node in
+the 128 diff layers it keeps, and the cache answers for the nodes the last blocks
+committed at once. It pays when it holds about what the layers hold.
+
 Prints the time split into execution, state hash (validation, which hashes the
 state last) and commit; progress as verify-chain shows it.
 
@@ -57,6 +62,7 @@ roots); 2 bad usage, or a genesis or chain file that cannot be read or parsed.`,
 			&cli.StringFlag{Name: "network", Usage: "a built-in network's genesis instead: " + strings.Join(networkNames(), ", ")},
 			&cli.BoolFlag{Name: "geth", Usage: "also execute on go-ethereum's own state database, compare and time it"},
 			&cli.StringFlag{Name: "datadir", Usage: "keep the state in go-ethereum's pebble store under `DIR` (a new directory), not in memory"},
+			&cli.IntFlag{Name: "node-cache", Usage: "keep the trie nodes keccakroot's tries commit and read in a cache of `MB` MiB (adapter.NewStateDatabaseWithNodeCache), which answers before the path scheme's 128 diff layers; 0 for none"},
 		}, chainReadingFlags("replaying")...),
 		Action: replayAction,
 	}
@@ -122,7 +128,11 @@ func replayAction(c *cli.Context) error {
 			return usageErrorf("--datadir: %v (give a new directory)", err)
 		}
 	}
-	r, err := newReplayer(genesis, c.Bool("geth"), datadir)
+	cacheMB := c.Int("node-cache")
+	if cacheMB < 0 || cacheMB > 1<<20 {
+		return usageErrorf("--node-cache: %d MiB (give 0 to %d)", cacheMB, 1<<20)
+	}
+	r, err := newReplayer(genesis, c.Bool("geth"), datadir, cacheMB)
 	if err != nil {
 		return err
 	}

@@ -73,8 +73,9 @@ func (t replayTimes) total() time.Duration {
 
 // newReplayer commits genesis on each side: keccakroot's, and go-ethereum's
 // too with geth. With a datadir, each side's state goes into a pebble store
-// of its own under it; otherwise into memory.
-func newReplayer(genesis *core.Genesis, geth bool, datadir string) (*replayer, error) {
+// of its own under it; otherwise into memory. cacheMB, if not zero, is the
+// size of keccakroot's node cache in MiB.
+func newReplayer(genesis *core.Genesis, geth bool, datadir string, cacheMB int) (*replayer, error) {
 	r := &replayer{config: genesis.Config, engine: beacon.New(ethash.NewFaker())}
 	names := []string{"keccakroot"}
 	if geth {
@@ -96,7 +97,7 @@ func newReplayer(genesis *core.Genesis, geth bool, datadir string) (*replayer, e
 		}
 		var sdb state.Database = state.NewMPTDatabase(tdb, state.NewCodeDB(disk))
 		if name == "keccakroot" {
-			sdb = adapter.NewStateDatabase(sdb)
+			sdb = adapter.NewStateDatabaseWithNodeCache(sdb, adapter.NewNodeCache(cacheMB<<20))
 		}
 		r.sides = append(r.sides, &replaySide{name: name, disk: disk, tdb: tdb, sdb: sdb})
 		r.advance(block)

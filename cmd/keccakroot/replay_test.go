@@ -67,7 +67,7 @@ func TestReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	amsGenesis := writeGenesis(t, dir, "amsterdam.json", ams.genesis)
-	r = keccakroot(t, gzipBytes(t, ams.export), "replay", "--geth", "--datadir", filepath.Join(dir, "state"), "--genesis", amsGenesis, "-")
+	r = keccakroot(t, gzipBytes(t, ams.export), "replay", "--geth", "--datadir", filepath.Join(dir, "state"), "--node-cache", "1", "--genesis", amsGenesis, "-")
 	wantCode(t, r, exitOK)
 	wantOutput(t, r.stdout, fmt.Sprintf("%d blocks executed and validated", amsterdamBlocks), "keccakroot", "go-ethereum",
 		ams.blocks[len(ams.blocks)-1].Root().Hex(), "state hash + commit")
@@ -132,6 +132,7 @@ func TestReplayFailures(t *testing.T) {
 		{"replay", "--genesis", genesis, "--network", "mainnet", good},
 		{"replay", "--network", "nonet", good},
 		{"replay", "--genesis", genesis, "--datadir", dir, good},
+		{"replay", "--genesis", genesis, "--node-cache", "-1", good},
 		{"replay", "--genesis", filepath.Join(dir, "missing.json"), good},
 	} {
 		r := keccakroot(t, nil, args...)

@@ -23,7 +23,7 @@ import (
 // go-ethereum's StateDB with witness collection.
 func amsterdamWitness(t *testing.T, ams *amsterdamChain, n int) *stateless.Witness {
 	t.Helper()
-	r, err := newReplayer(ams.genesis, false, "")
+	r, err := newReplayer(ams.genesis, false, "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
