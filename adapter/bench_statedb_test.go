@@ -168,8 +168,10 @@ func benchStateDBTurns(b *testing.B, s *benchStateDB, op string) {
 	for i := range dbs {
 		dbs[i] = state.NewDatabase(tdbs[i], state.NewCodeDB(s.disk))
 	}
-	dbs[1] = NewStateDatabaseWithNodeCache(dbs[1], NewNodeCache(envInt("KECCAKROOT_STATE_NODE_CACHE_MB")<<20))
+	cache := NewNodeCache(envInt("KECCAKROOT_STATE_NODE_CACHE_MB") << 20)
+	dbs[1] = NewStateDatabaseWithNodeCache(dbs[1], cache)
 	parent, number := benchHead(b, s, dbs)
+	hits0, misses0 := cache.Stats() // the chain's, before the rounds
 	var (
 		round   uint64
 		blk     *stateBlock
@@ -238,6 +240,10 @@ func benchStateDBTurns(b *testing.B, s *benchStateDB, op string) {
 	for i, name := range names {
 		split[i].report(b, name, commit)
 		alloc.report(b, i, name)
+	}
+	if hits, misses := cache.Stats(); cache != nil && hits+misses > hits0+misses0 {
+		// The share of keccakroot's node reads the cache answered.
+		b.ReportMetric(float64(hits-hits0)/float64(hits+misses-hits0-misses0), "cache-hits")
 	}
 }
 
