@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
-	"strconv"
 	"sync"
 	"testing"
 
@@ -40,7 +39,7 @@ func stateBenchSize() benchStateSize {
 	if testing.Short() {
 		size = benchStateSize{accounts: 5_000, contracts: 100, storageSlots: 10, bigContracts: 1, bigSlots: 2_000}
 	}
-	if n, err := strconv.Atoi(os.Getenv("KECCAKROOT_STATE_ACCOUNTS")); err == nil && n > 0 {
+	if n := envInt("KECCAKROOT_STATE_ACCOUNTS"); n > 0 {
 		size.accounts, size.contracts = n, n/100
 	}
 	return size

@@ -5,9 +5,7 @@ import (
 	"crypto/ecdsa"
 	"math/big"
 	"math/rand/v2"
-	"os"
 	"runtime"
-	"strconv"
 	"testing"
 	"time"
 
@@ -162,7 +160,7 @@ func largeStatelessBlock(b *testing.B) (*params.ChainConfig, *types.Block, *stat
 	if testing.Short() {
 		accounts = 5_000
 	}
-	if n, err := strconv.Atoi(os.Getenv("KECCAKROOT_STATE_ACCOUNTS")); err == nil && n > 0 {
+	if n := envInt("KECCAKROOT_STATE_ACCOUNTS"); n > 0 {
 		accounts = n
 	}
 	const senders, calls, slotsPerCall, contractSlots = 2000, 50, 100, 20_000

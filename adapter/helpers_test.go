@@ -3,6 +3,8 @@ package adapter
 import (
 	"math/big"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -314,3 +316,13 @@ func randWithdrawals(r *rand.Rand, n int) types.Withdrawals {
 // listSizes are list lengths around the boundaries of DeriveSha's insertion
 // order (index 0 goes in after 0x7f) and of the trie's branching.
 var listSizes = []int{0, 1, 2, 3, 15, 16, 17, 127, 128, 129, 300}
+
+// envInt returns the environment variable name as a number, zero if it is
+// unset, not a number or negative: the benchmarks' sizes and switches.
+func envInt(name string) int {
+	n, err := strconv.Atoi(os.Getenv(name))
+	if err != nil {
+		return 0
+	}
+	return max(n, 0)
+}

@@ -106,21 +106,24 @@ func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase
 	if id == nil {
 		return nil, nilArgument("trie ID")
 	}
-	if id.Root == (common.Hash{}) || id.Root == types.EmptyRootHash {
-		return newSecureTrie(opts, id, db, nil, record, false)
-	}
-	if db == nil {
-		return nil, nilArgument("trie database")
-	}
-	src, check, err := trieNodes(nodes, id)
-	if err != nil {
-		s := &SecureTrie{id: *id}
-		return nil, s.missing(&triehash.MissingNodeError{Hash: id.Root, Err: err})
+	var src triehash.NodeSource // none for an empty trie
+	check := false
+	if id.Root != (common.Hash{}) && id.Root != types.EmptyRootHash {
+		if db == nil {
+			return nil, nilArgument("trie database")
+		}
+		var err error
+		if src, check, err = trieNodes(nodes, id); err != nil {
+			s := &SecureTrie{id: *id}
+			return nil, s.missing(&triehash.MissingNodeError{Hash: id.Root, Err: err})
+		}
 	}
 	s, err := newSecureTrie(opts, id, db, src, record, check)
 	if err != nil {
 		return nil, err
 	}
+	// An empty trie's Commit keeps its nodes in the cache too: a storage
+	// trie created in a block is read from there by the next.
 	s.cache = cache
 	return s, nil
 }
@@ -362,22 +365,22 @@ func (s *SecureTrie) Commit(collectLeaf bool) (common.Hash, *trienode.NodeSet) {
 	}
 	changes := nodeset.NewSized(s.id.Owner, s.trie.CommitSizeHint())
 	add := changes.Add
-	if s.cache != nil {
-		// The committed nodes are what the next block reads first: with
-		// the path scheme, from the newest diff layers (see
-		// NewStateDatabaseWithNodeCache). The blobs are the trie's and
-		// never change, so the cache shares them, as the set does.
+	if s.cache != nil || collectLeaf {
 		add = func(path []byte, hash [32]byte, blob, prev []byte) {
 			changes.Add(path, hash, blob, prev)
-			if blob != nil {
+			if blob == nil { // a deletion
+				return
+			}
+			// The committed nodes are what the next block reads first:
+			// with the path scheme, from the newest diff layers (see
+			// NewStateDatabaseWithNodeCache). The blobs are the trie's and
+			// never change, so the cache shares them, as the set does.
+			if s.cache != nil {
 				s.cache.add(hash, blob)
 			}
-		}
-	}
-	if collectLeaf {
-		addNode := add
-		add = func(path []byte, hash [32]byte, blob, prev []byte) {
-			addNode(path, hash, blob, prev)
+			if !collectLeaf {
+				return
+			}
 			if value, ok := leafValue(blob); ok {
 				changes.Set.AddLeaf(hash, value)
 			}

@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -17,8 +18,9 @@ import (
 // NewStateDatabaseWithNodeCache, then reads every account and slot the
 // block changed at the new root through the same cache over a trie
 // database that counts its reads: the nodes on their paths are the ones the
-// block committed, so none may come from the trie database. A cache that
-// has not seen the block reads them from it.
+// block committed, so none may come from the trie database (a storage trie
+// the block created included). A cache that has not seen the block reads
+// them from it.
 func TestStateDatabaseNodeCacheKeepsCommits(t *testing.T) {
 	for _, scheme := range schemes {
 		t.Run(scheme.name, func(t *testing.T) {
@@ -52,7 +54,9 @@ func TestStateDatabaseNodeCacheKeepsCommits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			changed := addrs[:40]
+			// 40 accounts changed, and a new one with storage, whose
+			// storage trie the block creates.
+			changed := append(slices.Clone(addrs[:40]), randAddress(r))
 			slots := map[common.Address]common.Hash{}
 			for i, addr := range changed {
 				statedb.SetBalance(addr, uint256.NewInt(uint64(1000+i)), tracing.BalanceChangeUnspecified)
