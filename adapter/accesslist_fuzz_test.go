@@ -148,7 +148,8 @@ func gethListRootOrPanic(fs *fuzzState, list *bal.BlockAccessList) (root common.
 // ApplyBlockAccessList and IntermediateRoot: the same root, or, where
 // keccakroot refuses the list, the one refusal it documents that
 // go-ethereum does not make (a storage write to an account that ends the
-// block empty, which go-ethereum deletes with its writes).
+// block empty, which go-ethereum deletes with its writes); and, where both
+// give a root, AccessListStateUpdate against go-ethereum's Commit.
 func FuzzAccessListStateRoot(f *testing.F) {
 	for _, seed := range accessListFuzzSeeds {
 		f.Add(seed)
@@ -179,6 +180,8 @@ func FuzzAccessListStateRoot(f *testing.F) {
 			t.Fatalf("keccakroot: root %x; go-ethereum: %v", got, gethErr)
 		case got != want:
 			t.Fatalf("root %x, go-ethereum's %x", got, want)
+		default:
+			checkListUpdate(t, fs, list)
 		}
 	})
 }

@@ -48,8 +48,8 @@ var ErrAccessList = errors.New("adapter: block access list")
 // one NodeCache for all blocks: the nodes near the roots, which every
 // block reads, then come from the cache (never over a witness's nodes).
 func AccessListStateRoot(parentRoot common.Hash, list *bal.BlockAccessList, db database.NodeDatabase) (common.Hash, error) {
-	root, _, err := applyAccessList(parentRoot, list, db, false)
-	return root, err
+	applied, err := applyAccessList(parentRoot, list, db, listRoot)
+	return applied.root, err
 }
 
 // AccessListCommit is AccessListStateRoot with the node set to commit, as
@@ -58,8 +58,34 @@ func AccessListStateRoot(parentRoot common.Hash, list *bal.BlockAccessList, db d
 // as go-ethereum's snap/2 sync does. Over a CachedNodeDatabase the nodes
 // of the set go into the cache too, where the next block finds them
 // before the path scheme's diff layers.
+//
+// On the path scheme, and on the hash scheme with a snapshot tree, the
+// trie database's Update needs the changed accounts and slots as well, or
+// its flat state stays at the parent's while the tries move on: use
+// AccessListStateUpdate there.
 func AccessListCommit(parentRoot common.Hash, list *bal.BlockAccessList, db database.NodeDatabase) (common.Hash, *trienode.MergedNodeSet, error) {
-	return applyAccessList(parentRoot, list, db, true)
+	applied, err := applyAccessList(parentRoot, list, db, listNodes)
+	return applied.root, applied.nodes, err
+}
+
+// listOutput is what applyAccessList makes beside the root.
+type listOutput int
+
+const (
+	listRoot        listOutput = iota // the root alone
+	listNodes                         // and the node set to commit
+	listStateUpdate                   // and the slots' values before the block
+)
+
+// appliedList is what applyAccessList made of a list: the accounts it
+// changes, their hashed addresses, their states before and after the block
+// (nil where absent), the post-state root and, if asked for, the node set.
+type appliedList struct {
+	changes   []accountChange
+	keys      [][]byte
+	pre, post []*types.StateAccount
+	root      common.Hash
+	nodes     *trienode.MergedNodeSet
 }
 
 // manySlots is the number of slot writes from which an account's storage
@@ -77,21 +103,24 @@ type accountChange struct {
 	// leading zeros (empty to clear the slot).
 	slots, values [][]byte
 	nonZero       int // the index of a slot written non-zero, or -1
+	// origins are the slots' values before the block, read when a state
+	// update is built (see AccessListStateUpdate).
+	origins []common.Hash
 }
 
-func applyAccessList(parentRoot common.Hash, list *bal.BlockAccessList, db database.NodeDatabase, commit bool) (common.Hash, *trienode.MergedNodeSet, error) {
+func applyAccessList(parentRoot common.Hash, list *bal.BlockAccessList, db database.NodeDatabase, out listOutput) (appliedList, error) {
 	if list == nil {
-		return common.Hash{}, nil, nilArgument("block access list")
+		return appliedList{}, nilArgument("block access list")
 	}
 	changes, err := accessListChanges(*list)
 	if err != nil {
-		return common.Hash{}, nil, err
+		return appliedList{}, err
 	}
 	// Neither the account trie nor the storage tries record what they read:
 	// nothing here makes a witness.
 	accounts, err := openSecureTrie(triehash.Options{}, trie.StateTrieID(parentRoot), db, false)
 	if err != nil {
-		return common.Hash{}, nil, err
+		return appliedList{}, err
 	}
 	keys := make([][]byte, len(changes))
 	for i := range changes {
@@ -113,21 +142,23 @@ func applyAccessList(parentRoot common.Hash, list *bal.BlockAccessList, db datab
 	slices.SortStableFunc(withSlots, func(a, b int) int { return len(changes[b].slots) - len(changes[a].slots) })
 	pre := make([]*types.StateAccount, len(changes))
 	if err := readAccounts(accounts, changes, keys, withSlots, pre); err != nil {
-		return common.Hash{}, nil, err
+		return appliedList{}, err
 	}
 	merged := trienode.NewMergedNodeSet()
 	var mergeMu sync.Mutex
 	values := make([][]byte, len(changes))
+	post := make([]*types.StateAccount, len(changes))
 	apply := func(i int) error {
-		post, err := changes[i].apply(parentRoot, common.Hash(keys[i]), pre[i], db, commit, func(set *trienode.NodeSet) error {
+		var err error
+		post[i], err = changes[i].apply(parentRoot, common.Hash(keys[i]), pre[i], db, out, func(set *trienode.NodeSet) error {
 			mergeMu.Lock()
 			defer mergeMu.Unlock()
 			return merged.Merge(set)
 		})
-		if err != nil || post == nil {
+		if err != nil || post[i] == nil {
 			return err // post nil: the account is deleted, or stays absent
 		}
-		values[i], err = encodeAccount(changes[i].access.Address, post)
+		values[i], err = encodeAccount(changes[i].access.Address, post[i])
 		return err
 	}
 	storageErr := make(chan error, 1)
@@ -147,14 +178,16 @@ func applyAccessList(parentRoot common.Hash, list *bal.BlockAccessList, db datab
 	// first by their order, else the other accounts'.
 	for _, err := range []error{readErr, <-storageErr, otherErr} {
 		if err != nil {
-			return common.Hash{}, nil, err
+			return appliedList{}, err
 		}
 	}
 	if err := updatesThenDeletions(keys, values, accounts.Trie().UpdateBatch); err != nil {
-		return common.Hash{}, nil, accounts.missing(err)
+		return appliedList{}, accounts.missing(err)
 	}
-	if !commit {
-		return accounts.Hash(), nil, nil
+	applied := appliedList{changes: changes, keys: keys, pre: pre, post: post}
+	if out == listRoot {
+		applied.root = accounts.Hash()
+		return applied, nil
 	}
 	// The addresses' preimages, for a trie database that records them, as
 	// go-ethereum's account trie keeps them: the slots' went with their
@@ -169,10 +202,11 @@ func applyAccessList(parentRoot common.Hash, list *bal.BlockAccessList, db datab
 	root, set := accounts.Commit(true)
 	if set != nil {
 		if err := merged.Merge(set); err != nil {
-			return common.Hash{}, nil, err
+			return appliedList{}, err
 		}
 	}
-	return root, merged, nil
+	applied.root, applied.nodes = root, merged
+	return applied, nil
 }
 
 // readAccounts loads the account trie's paths of the changes at indexes
@@ -245,9 +279,11 @@ func accessListChanges(list bal.BlockAccessList) ([]accountChange, error) {
 
 // apply returns the account's post-block state from its pre-block one (nil
 // if absent), with its storage trie's new root, handing the storage trie's
-// node set to merge when committing; nil if the account ends the block
-// absent. owner is the hashed address, the storage trie's owner.
-func (c *accountChange) apply(stateRoot, owner common.Hash, pre *types.StateAccount, db database.NodeDatabase, commit bool, merge func(*trienode.NodeSet) error) (*types.StateAccount, error) {
+// node set to merge unless out is the root alone, and reading the written
+// slots' values before the block into c.origins for a state update; nil if
+// the account ends the block absent. owner is the hashed address, the
+// storage trie's owner.
+func (c *accountChange) apply(stateRoot, owner common.Hash, pre *types.StateAccount, db database.NodeDatabase, out listOutput, merge func(*trienode.NodeSet) error) (*types.StateAccount, error) {
 	post := pre
 	if post == nil {
 		if c.balance == nil && c.nonce == nil && !c.setCode && c.nonZero < 0 {
@@ -285,6 +321,11 @@ func (c *accountChange) apply(stateRoot, owner common.Hash, pre *types.StateAcco
 	if err != nil {
 		return nil, err
 	}
+	if out == listStateUpdate {
+		if err := c.readOrigins(storage); err != nil {
+			return nil, err
+		}
+	}
 	encoded := encodeStorageValues(c.values)
 	for i, v := range c.values {
 		if len(v) == 0 {
@@ -294,7 +335,7 @@ func (c *accountChange) apply(stateRoot, owner common.Hash, pre *types.StateAcco
 	if err := updatesThenDeletions(c.slots, encoded, storage.updateBatch); err != nil {
 		return nil, fmt.Errorf("account %x: %w", c.access.Address, err)
 	}
-	if !commit {
+	if out == listRoot {
 		post.Root = storage.Hash()
 		return post, nil
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types/bal"
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/triedb"
+	"github.com/ethereum/go-ethereum/triedb/database"
 
 	"github.com/keccakroot/keccakroot/internal/benchturns"
 )
@@ -45,7 +46,9 @@ var benchProcs = []int{1, 2}
 // and the bytes each side allocates during its timed part.
 //
 // With KECCAKROOT_STATE_LAYERS=n the rounds build on the head of a chain of
-// n blocks (see benchHead): 128 is a client at the head of its chain. With
+// n blocks (see benchHead): 128 is a client at the head of its chain;
+// op=accesslist's keccakroot side rolls its chain forward from access lists
+// (AccessListStateUpdate) through its node cache. With
 // KECCAKROOT_STATE_NODE_CACHE_MB=m keccakroot's side of the first three ops
 // is a NewStateDatabaseWithNodeCache with a NodeCache of m MiB (default:
 // none); op=accesslist has its own cache (see benchAccessListTurns).
@@ -108,7 +111,9 @@ func benchAccessListTurns(b *testing.B, s *benchStateDB) {
 	}
 	cached := CachedNodeDatabase(tdbs[1], NewNodeCache(cacheMB<<20))
 	sdb := state.NewDatabase(tdbs[0], state.NewCodeDB(s.disk))
-	parent, _ := benchHead(b, s, []state.Database{sdb, state.NewDatabase(tdbs[1], state.NewCodeDB(s.disk))})
+	// keccakroot's side rolls its chain forward from the blocks' access
+	// lists through its cache, as a client syncing that way does.
+	parent, _ := benchHead(b, s, []headBuilder{stateDBHead(sdb), accessListHead(cached, state.NewDatabase(tdbs[1], state.NewCodeDB(s.disk)))})
 	var (
 		round uint64
 		list  *bal.BlockAccessList
@@ -168,7 +173,7 @@ func benchStateDBTurns(b *testing.B, s *benchStateDB, op string) {
 	}
 	cache := NewNodeCache(envInt("KECCAKROOT_STATE_NODE_CACHE_MB") << 20)
 	dbs[1] = NewStateDatabaseWithNodeCache(dbs[1], cache)
-	parent, number := benchHead(b, s, dbs)
+	parent, number := benchHead(b, s, []headBuilder{stateDBHead(dbs[0]), stateDBHead(dbs[1])})
 	hits0, misses0 := cache.Stats() // the chain's, before the rounds
 	var (
 		round   uint64
@@ -367,22 +372,18 @@ func (r *sideRoots) set(b *testing.B, round uint64, impl int, root common.Hash) 
 // benchHead returns the state root the rounds build on, and its block
 // number: the state's own, whose nodes are all in the store, or with
 // KECCAKROOT_STATE_LAYERS=n the head of a chain of n blocks like the
-// rounds', built on it untimed by each side's state database in sdbs, as a
-// client at the head of its chain has them (the path scheme keeps the last
-// 128 as diff layers in memory, which every node read looks through before
-// the store, and a node cache holds what the side committed).
-func benchHead(b *testing.B, s *benchStateDB, sdbs []state.Database) (common.Hash, uint64) {
+// rounds', built on it untimed by each side's builder, as a client at the
+// head of its chain has them (the path scheme keeps the last 128 as diff
+// layers in memory, which every node read looks through before the store,
+// and a node cache holds what the side committed).
+func benchHead(b *testing.B, s *benchStateDB, builders []headBuilder) (common.Hash, uint64) {
 	n := envInt("KECCAKROOT_STATE_LAYERS")
 	head := s.root
-	for i, sdb := range sdbs {
+	for i, build := range builders {
 		root := s.root
 		for k := range n {
-			statedb, err := state.New(root, sdb)
-			if err != nil {
-				b.Fatal(err)
-			}
-			newStateBlock(s, 1<<40+uint64(k), 2000, 5000).apply(statedb)
-			if root, err = statedb.Commit(benchRules, uint64(k+1)); err != nil {
+			var err error
+			if root, err = build(root, uint64(k+1), newStateBlock(s, 1<<40+uint64(k), 2000, 5000)); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -392,4 +393,32 @@ func benchHead(b *testing.B, s *benchStateDB, sdbs []state.Database) (common.Has
 		head = root
 	}
 	return head, uint64(n)
+}
+
+// headBuilder commits blk as block number on the state root and returns
+// the new root.
+type headBuilder func(root common.Hash, number uint64, blk *stateBlock) (common.Hash, error)
+
+// stateDBHead builds a chain with go-ethereum's StateDB on sdb.
+func stateDBHead(sdb state.Database) headBuilder {
+	return func(root common.Hash, number uint64, blk *stateBlock) (common.Hash, error) {
+		statedb, err := state.New(root, sdb)
+		if err != nil {
+			return common.Hash{}, err
+		}
+		blk.apply(statedb)
+		return statedb.Commit(benchRules, number)
+	}
+}
+
+// accessListHead builds a chain from the blocks' access lists with
+// AccessListStateUpdate on db, committed through sdb.
+func accessListHead(db database.NodeDatabase, sdb state.Database) headBuilder {
+	return func(root common.Hash, number uint64, blk *stateBlock) (common.Hash, error) {
+		update, err := AccessListStateUpdate(root, blk.accessList(), db, number)
+		if err != nil {
+			return common.Hash{}, err
+		}
+		return update.Root, sdb.Commit(update)
+	}
 }

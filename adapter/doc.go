@@ -75,7 +75,10 @@
 // ValidateBody, the requests and access list); DecodeWitness reads a
 // witness in either wire form. AccessListStateRoot computes an Amsterdam block's post-state
 // root from its block access list and its parent's state, without
-// execution, and AccessListCommit the node set with it; WitnessNodes serves
+// execution, AccessListCommit the node set with it, and
+// AccessListStateUpdate go-ethereum's whole state.StateUpdate (nodes,
+// accounts, slots and codes with their origins) for a state database's
+// Commit, which rolls a chain forward on either scheme; WitnessNodes serves
 // a witness's nodes to it, CachedNodeDatabase a trie database's through a
 // NodeCache that lasts from block to block.
 //
