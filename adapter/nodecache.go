@@ -112,7 +112,11 @@ func (s *nodeCacheShard) insert(hash common.Hash, blob []byte, limit int) {
 // CachedNodeDatabase returns db with its nodes read through cache: the
 // tries that OpenSecureTrie and AccessListStateRoot open on it look a node
 // up in cache first and keep what they read from db there, and a
-// SecureTrie's Commit keeps the nodes it stores. A nil cache returns db.
+// SecureTrie's Commit keeps the nodes it stores. On a path-scheme trie
+// database (a *triedb.Database) a node the cache lacks is read from the
+// key-value store by its path first, and from db's reader only if the
+// store holds another node there (see NewStateDatabaseWithNodeCache). A nil
+// cache returns db.
 //
 // Never put a cache over a witness's nodes (WitnessNodes) or any source
 // whose point is to have only some nodes: a cached node would stand in for

@@ -43,8 +43,8 @@ func NewStateDatabase(db state.Database) state.Database {
 
 // NewStateDatabaseWithNodeCache is NewStateDatabase with cache between the
 // tries and the trie database: the tries look each node up in cache before
-// the trie database's reader, and keep there the nodes they read and those
-// their Commit hands to the StateDB. A nil cache is NewStateDatabase.
+// the trie database, and keep there the nodes they read and those their
+// Commit hands to the StateDB. A nil cache is NewStateDatabase.
 //
 // It is for a client at the head of a path-scheme chain, with memory to
 // spare. The path scheme keeps the last 128 blocks' changes as diff layers
@@ -52,11 +52,15 @@ func NewStateDatabase(db state.Database) state.Database {
 // first, before its disk layer (about 70 ns a layer on Zen 5: a node no
 // layer holds costs about 9 µs at 128 layers against 0.5 µs at none). The
 // cache answers by hash at once for the nodes committed since it began,
-// which the layers hold, and for the nodes read before. It pays when it
-// holds the nodes of about as many blocks as the layers do: in the
-// project's benchmark (blocks of 2,000 accounts and 5,000 slots), 1 GiB did
-// and 256 MiB did not. Over a state whose nodes are all in the disk layer
-// it costs a little (the nodes committed are filed for nothing). Serving a
+// which the layers hold, and for the nodes read before. A node the cache
+// lacks is then most likely one the last blocks left alone: on the path
+// scheme the tries read it from the key-value store by its path first, and
+// take it if its hash is the one asked for, skipping the layers; only if
+// the store holds another node there (or none) do they ask the trie
+// database's reader. In the project's benchmark (1,000,000 accounts, blocks
+// of 2,000 accounts and 5,000 slots, 128 layers) a 1 GiB cache, which holds
+// about what the layers hold, made hashing and committing a block 2.7
+// times go-ethereum's on one core. Serving a
 // node by its hash is right in any state, so the cache may last for the
 // life of the chain and be shared by the databases of one chain; a node the
 // trie database loses is still served from it while it lasts. A database

@@ -52,7 +52,8 @@ func openTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase) (*tr
 // key's path; a level of Prefetch's and UpdateBatch's loads). Below the cache of a CachedNodeDatabase the
 // source checks each node itself instead (hashCheckedReader), and check is
 // false: a spoiled node stays out of the cache, and the nodes the cache
-// serves are not hashed again.
+// serves are not hashed again. On the path scheme the cache's misses are
+// read from the store first (storeFirstReader).
 func trieNodes(db database.NodeDatabase, id *trie.ID) (src triehash.NodeSource, check bool, err error) {
 	db, cache := splitCache(db)
 	reader, err := db.NodeReader(id.StateRoot)
@@ -63,6 +64,8 @@ func trieNodes(db database.NodeDatabase, id *trie.ID) (src triehash.NodeSource, 
 	if cache != nil {
 		if check {
 			reader = hashCheckedReader{reader}
+		} else if store := pathStore(db); store != nil {
+			reader = storeFirstReader{store: store, reader: reader}
 		}
 		reader, check = cachedNodeReader{reader: reader, cache: cache}, false
 	}
