@@ -103,8 +103,9 @@ type accountChange struct {
 	// leading zeros (empty to clear the slot).
 	slots, values [][]byte
 	nonZero       int // the index of a slot written non-zero, or -1
-	// origins are the slots' values before the block, read when a state
-	// update is built (see AccessListStateUpdate).
+	// hashed are the slots' hashes and origins their values before the
+	// block, when a state update is built (see AccessListStateUpdate).
+	hashed  [][]byte
 	origins []common.Hash
 }
 

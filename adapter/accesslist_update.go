@@ -75,7 +75,7 @@ func (c *accountChange) stateUpdate(pre, post *types.StateAccount) *state.Accoun
 			update.StoragesOriginByKey = make(map[common.Hash]common.Hash)
 			update.StoragesOriginByHash = make(map[common.Hash]common.Hash)
 		}
-		key, hashed := common.Hash(slot), Keccak256Hash(slot)
+		key, hashed := common.Hash(slot), common.Hash(c.hashed[i])
 		update.Storages[hashed] = value
 		update.StoragesOriginByKey[key] = c.origins[i]
 		update.StoragesOriginByHash[hashed] = c.origins[i]
@@ -94,15 +94,16 @@ func (c *accountChange) stateUpdate(pre, post *types.StateAccount) *state.Accoun
 
 // readOrigins reads the values of the account's written slots before the
 // block from its storage trie into c.origins, loading their paths together
-// first.
+// first, and keeps the slots' hashes in c.hashed for the update.
 func (c *accountChange) readOrigins(storage *SecureTrie) error {
 	addr := c.access.Address
-	if err := storage.PrefetchStorage(addr, c.slots); err != nil {
+	c.hashed = hashKeys(c.slots)
+	if err := storage.missing(storage.trie.Prefetch(c.hashed)); err != nil {
 		return fmt.Errorf("account %x: %w", addr, err)
 	}
 	c.origins = make([]common.Hash, len(c.slots))
 	for i, slot := range c.slots {
-		value, err := storage.GetStorage(addr, slot)
+		value, err := storage.storageAt(addr, slot, c.hashed[i])
 		if err != nil {
 			return fmt.Errorf("account %x: %w", addr, err)
 		}

@@ -247,7 +247,12 @@ func (s *SecureTrie) accountAt(address common.Address, hashed []byte) (*types.St
 // that is not an RLP string is an error.
 func (s *SecureTrie) GetStorage(address common.Address, key []byte) ([]byte, error) {
 	hashed := fastkeccak.Sum256(key)
-	enc, err := s.trie.Get(hashed[:])
+	return s.storageAt(address, key, hashed[:])
+}
+
+// storageAt is GetStorage for a caller that has the hashed key.
+func (s *SecureTrie) storageAt(address common.Address, key, hashed []byte) ([]byte, error) {
+	enc, err := s.trie.Get(hashed)
 	if err != nil || len(enc) == 0 {
 		return nil, s.missing(err)
 	}

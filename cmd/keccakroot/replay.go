@@ -47,8 +47,9 @@ times side by side; a state root that differs between them fails the block.
 
 --node-cache MB gives keccakroot's tries a node cache (adapter.NewStateDatabaseWithNodeCache):
 past the first 128 blocks, go-ethereum's path-scheme reader looks for every trie node in
-the 128 diff layers it keeps, and the cache answers for the nodes the last blocks
-committed at once. It pays when it holds about what the layers hold.
+the 128 diff layers it keeps; the cache answers for the nodes the last blocks
+committed at once, and a node it lacks is read from the store by its path first.
+It pays most when it holds about what the layers hold.
 
 Prints the time split into execution, state hash (validation, which hashes the
 state last) and commit; progress as verify-chain shows it.
