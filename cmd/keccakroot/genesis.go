@@ -365,14 +365,24 @@ func loadGenesis(path string) (*core.Genesis, error) {
 	if err != nil {
 		return nil, inputError(err)
 	}
+	g, err := decodeGenesis(data)
+	if err != nil {
+		return nil, inputError(fmt.Errorf("%s: %w", path, err))
+	}
+	return g, nil
+}
+
+// decodeGenesis decodes genesis JSON as geth init does: what follows the
+// JSON object is ignored. A value of the allocation that go-ethereum cannot
+// decode is named by its line, column and account, any other syntax or type
+// error by its line and column.
+func decodeGenesis(data []byte) (*core.Genesis, error) {
 	g := new(core.Genesis)
-	// Decoded as geth init decodes it: what follows the JSON object is
-	// ignored.
 	if err := json.NewDecoder(bytes.NewReader(data)).Decode(g); err != nil {
 		if fault, ok := findAllocFault(data); ok {
-			return nil, inputError(fmt.Errorf("%s: %w", path, fault.describe(data)))
+			return nil, fault.describe(data)
 		}
-		return nil, inputError(fmt.Errorf("%s: %w", path, jsonErrorWhere(data, err)))
+		return nil, jsonErrorWhere(data, err)
 	}
 	return g, nil
 }
