@@ -373,13 +373,13 @@ func loadGenesis(path string) (*core.Genesis, error) {
 }
 
 // decodeGenesis decodes genesis JSON as geth init does: what follows the
-// JSON object is ignored. A value of the allocation that go-ethereum cannot
-// decode is named by its line, column and account, any other syntax or type
-// error by its line and column.
+// JSON object is ignored. A value that go-ethereum cannot decode is named by
+// its line, column and member (and account, in the allocation), any other
+// syntax or type error by its line and column.
 func decodeGenesis(data []byte) (*core.Genesis, error) {
 	g := new(core.Genesis)
 	if err := json.NewDecoder(bytes.NewReader(data)).Decode(g); err != nil {
-		if fault, ok := findAllocFault(data); ok {
+		if fault, ok := findGenesisFault(data); ok {
 			return nil, fault.describe(data)
 		}
 		return nil, jsonErrorWhere(data, err)

@@ -98,3 +98,36 @@ func TestGenesisBadAccountValue(t *testing.T) {
 		})
 	}
 }
+
+// TestGenesisBadMember: a bad value among the genesis's own members is
+// reported at its line with the member's name, where go-ethereum's decoder
+// gives "line 1, column 1" or no place at all.
+func TestGenesisBadMember(t *testing.T) {
+	template := `{
+  "config": {"chainId": 1337, "cancunTime": %s},
+  "difficulty": "0x1",
+  "gasLimit": "%s",
+  "nonce": "%s",
+  "extraData": "%s",
+  "alloc": {}
+}`
+	tests := []struct {
+		name                                   string
+		cancun, gasLimit, nonce, extra, member string
+		line                                   int
+	}{
+		{"extraData", "0", "0x1000000", "0x0", "0xzz", `"extraData"`, 6},
+		{"nonce", "0", "0x1000000", "0x10000000000000000", "0x", `"nonce"`, 5},
+		{"gasLimit", "0", "lots", "0x0", "0x", `"gasLimit"`, 4},
+		{"config", `"abc"`, "0x1000000", "0x0", "0x", `"config"`, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := fmt.Sprintf(template, tt.cancun, tt.gasLimit, tt.nonce, tt.extra)
+			path := writeFile(t, t.TempDir(), "bad.json", []byte(data))
+			r := keccakroot(t, nil, "genesis", path)
+			wantCode(t, r, exitUsage)
+			wantOutput(t, r.stderr, fmt.Sprintf("bad.json: line %d, column ", tt.line), tt.member)
+		})
+	}
+}
