@@ -103,8 +103,8 @@ type accountChange struct {
 	// leading zeros (empty to clear the slot).
 	slots, values [][]byte
 	nonZero       int // the index of a slot written non-zero, or -1
-	// hashed are the slots' hashes and origins their values before the
-	// block, when a state update is built (see AccessListStateUpdate).
+	// hashed are the slots' hashes, and origins their values before the
+	// block when a state update is built (see AccessListStateUpdate).
 	hashed  [][]byte
 	origins []common.Hash
 }
@@ -322,6 +322,9 @@ func (c *accountChange) apply(stateRoot, owner common.Hash, pre *types.StateAcco
 	if err != nil {
 		return nil, err
 	}
+	// The slots are hashed once, for the origins' reads, the updates and
+	// the state update alike.
+	c.hashed = hashKeys(c.slots)
 	if out == listStateUpdate {
 		if err := c.readOrigins(storage); err != nil {
 			return nil, err
@@ -333,7 +336,10 @@ func (c *accountChange) apply(stateRoot, owner common.Hash, pre *types.StateAcco
 			encoded[i] = nil // a cleared slot: deleted
 		}
 	}
-	if err := updatesThenDeletions(c.slots, encoded, storage.updateBatch); err != nil {
+	// A canonical list writes each slot once, so the preimages can be
+	// noted before the updates and deletions are split.
+	storage.notePreimages(c.slots, c.hashed, encoded)
+	if err := updatesThenDeletions(c.hashed, encoded, storage.updateHashed); err != nil {
 		return nil, fmt.Errorf("account %x: %w", c.access.Address, err)
 	}
 	if out == listRoot {

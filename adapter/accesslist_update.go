@@ -92,12 +92,11 @@ func (c *accountChange) stateUpdate(pre, post *types.StateAccount) *state.Accoun
 	return update
 }
 
-// readOrigins reads the values of the account's written slots before the
-// block from its storage trie into c.origins, loading their paths together
-// first, and keeps the slots' hashes in c.hashed for the update.
+// readOrigins reads the values of the account's written slots (hashed in
+// c.hashed) before the block from its storage trie into c.origins, loading
+// their paths together first.
 func (c *accountChange) readOrigins(storage *SecureTrie) error {
 	addr := c.access.Address
-	c.hashed = hashKeys(c.slots)
 	if err := storage.missing(storage.trie.Prefetch(c.hashed)); err != nil {
 		return fmt.Errorf("account %x: %w", addr, err)
 	}

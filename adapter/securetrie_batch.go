@@ -74,10 +74,16 @@ func (s *SecureTrie) UpdateStorageBatch(address common.Address, keys [][]byte, v
 // empty value deletes the key.
 func (s *SecureTrie) updateBatch(keys, values [][]byte) error {
 	hashed := hashKeys(keys)
+	s.notePreimages(keys, hashed, values)
+	return s.updateHashed(hashed, values)
+}
+
+// updateHashed is updateBatch for a caller that has hashed the keys and
+// noted their preimages (notePreimages).
+func (s *SecureTrie) updateHashed(hashed, values [][]byte) error {
 	// Past the length check a batch fails only part way, with the changes
 	// before the failure applied: the trie has changed either way.
-	s.changed = s.changed || len(keys) > 0
-	s.notePreimages(keys, hashed, values)
+	s.changed = s.changed || len(hashed) > 0
 	return s.missing(s.trie.UpdateBatch(hashed, values))
 }
 

@@ -389,18 +389,25 @@ func decodeGenesis(data []byte) (*core.Genesis, error) {
 
 // jsonErrorWhere adds the line and column to a JSON syntax or type error.
 func jsonErrorWhere(data []byte, err error) error {
-	var syntax *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	var off int64
-	switch {
-	case errors.As(err, &syntax):
-		off = syntax.Offset
-	case errors.As(err, &typ):
-		off = typ.Offset
-	default:
+	off, ok := jsonErrorOffset(err)
+	if !ok {
 		return fmt.Errorf("invalid genesis JSON: %w", err)
 	}
 	return fmt.Errorf("%s: invalid genesis JSON: %w", jsonWhere(data, off), err)
+}
+
+// jsonErrorOffset returns the input offset a JSON syntax or type error
+// carries, and false for any other error.
+func jsonErrorOffset(err error) (int64, bool) {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return syntax.Offset, true
+	case errors.As(err, &typ):
+		return typ.Offset, true
+	}
+	return 0, false
 }
 
 // jsonWhere places an offset of the input as a line and column.

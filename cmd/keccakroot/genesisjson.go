@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/core"
@@ -133,16 +132,8 @@ func probeMember(key string, value json.RawMessage) (at int64, err error) {
 	if err == nil {
 		return 0, nil
 	}
-	var syntax *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	at = -1
-	switch {
-	case errors.As(err, &syntax):
-		at = syntax.Offset
-	case errors.As(err, &typ):
-		at = typ.Offset
-	}
-	if at -= int64(len(prefix)); at < 0 || at > int64(len(value)) {
+	at, ok := jsonErrorOffset(err)
+	if at -= int64(len(prefix)); !ok || at < 0 || at > int64(len(value)) {
 		at = 0
 	}
 	return at, err

@@ -159,16 +159,7 @@ func FuzzParsePairs(f *testing.F) {
 // it begins, and each answer's check ends in a status, with an error exactly
 // when the status is neither proven nor absent.
 func FuzzParseProofAnswers(f *testing.F) {
-	var block struct {
-		StateRoot common.Hash `json:"stateRoot"`
-	}
-	blockJSON, err := os.ReadFile(filepath.Join(proofFixtures, "block.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	if err := json.Unmarshal(blockJSON, &block); err != nil {
-		f.Fatal(err)
-	}
+	stateRoot := loadProofFixture(f).root
 	responses, err := os.ReadFile(filepath.Join(proofFixtures, "responses.json"))
 	if err != nil {
 		f.Fatal(err)
@@ -204,7 +195,7 @@ func FuzzParseProofAnswers(f *testing.F) {
 			if a.res == nil || !strings.HasPrefix(a.where, "line ") {
 				t.Fatalf("%q: answer %+v", data, a)
 			}
-			out := checkAccountProof(block.StateRoot, a)
+			out := checkAccountProof(stateRoot, a)
 			settled := out.Status == proofOK || out.Status == proofAbsent
 			if settled == (out.Error != "") {
 				t.Fatalf("%q: status %v with error %q", data, out.Status, out.Error)

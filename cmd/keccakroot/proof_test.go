@@ -21,7 +21,7 @@ type proofFixture struct {
 	responses []map[string]any
 }
 
-func loadProofFixture(t *testing.T) *proofFixture {
+func loadProofFixture(t testing.TB) *proofFixture {
 	t.Helper()
 	var block struct {
 		StateRoot common.Hash `json:"stateRoot"`
@@ -35,7 +35,7 @@ func loadProofFixture(t *testing.T) *proofFixture {
 	return f
 }
 
-func readJSON(t *testing.T, path string, v any) {
+func readJSON(t testing.TB, path string, v any) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
