@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/state/snapshot"
 	"github.com/ethereum/go-ethereum/core/stateless"
 	"github.com/ethereum/go-ethereum/core/tracing"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -38,7 +39,8 @@ import (
 // The first byte sets up the run: bit 0 the path scheme (else the hash
 // scheme), bit 1 a NodeCache on keccakroot's side, bit 2 the trie
 // prefetcher, bit 3 Shanghai's rules (else Prague's, see programRules),
-// bit 4 a witness for each block. Each operation is an opcode byte and its
+// bit 4 a witness for each block, bit 5 on the hash scheme a snapshot tree
+// (the reads then come from it, and each commit updates it). Each operation is an opcode byte and its
 // arguments (programArgs); a program ends where its bytes do (missing
 // arguments read as zero) and then commits once more.
 
@@ -139,8 +141,17 @@ func runStateProgram(t *testing.T, program []byte, seen map[string]int) {
 		disk := rawdb.NewMemoryDatabase()
 		tdb := triedb.NewDatabase(disk, scheme.config)
 		defer tdb.Close()
-		side.sdb, side.name, side.prefetch = state.NewMPTDatabase(tdb, state.NewCodeDB(disk)), "go-ethereum", setup&4 != 0
+		mpt := state.NewMPTDatabase(tdb, state.NewCodeDB(disk))
+		side.sdb, side.name, side.prefetch = mpt, "go-ethereum", setup&4 != 0
 		side.collectWitness = setup&16 != 0
+		if setup&32 != 0 && scheme.config.PathDB == nil {
+			snaps, err := snapshot.New(snapshot.Config{CacheSize: 1}, disk, tdb, types.EmptyRootHash)
+			if err != nil {
+				t.Fatalf("snapshot: %v", err)
+			}
+			defer snaps.Release() // its cache's memory is not the collector's
+			side.sdb = mpt.WithSnapshot(snaps)
+		}
 	}
 	ours.name = "keccakroot"
 	if setup&2 != 0 {
@@ -151,6 +162,12 @@ func runStateProgram(t *testing.T, program []byte, seen map[string]int) {
 	root, block := types.EmptyRootHash, uint64(0)
 	geth.open(t, root, block+1)
 	ours.open(t, root, block+1)
+	defer func() {
+		// The StateDBs the last commit opened: their prefetchers' goroutines
+		// would hold them for ever.
+		geth.db.StopPrefetcher()
+		ours.db.StopPrefetcher()
+	}()
 	var snapshots []int
 	both := func(do func(db *state.StateDB)) {
 		do(geth.db)
@@ -326,7 +343,7 @@ func runStateProgram(t *testing.T, program []byte, seen map[string]int) {
 // FuzzStateDB runs state programs (see above) on both state databases.
 func FuzzStateDB(f *testing.F) {
 	p := func(ops ...byte) []byte { return ops }
-	for setup := byte(0); setup < 32; setup++ {
+	for setup := byte(0); setup < 64; setup++ {
 		// Storage written, committed, then cleared slot by slot until the
 		// storage trie is gone, and the account with it.
 		f.Add(p(setup, opSetNonce, 1, 0, opSetState, 1, 0, 7, 0, opSetState, 1, 1, 9, 1, opCommit,
@@ -375,7 +392,7 @@ func TestStateDBRandomPrograms(t *testing.T) {
 		total += w
 	}
 	for i := range programs {
-		program := []byte{byte(i % 32)}
+		program := []byte{byte(i % 64)}
 		for range 40 + rng.IntN(80) {
 			pick := rng.IntN(total)
 			op := 0
