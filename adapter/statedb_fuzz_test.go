@@ -189,16 +189,7 @@ func runStateProgram(t *testing.T, program []byte, seen map[string]int) {
 		if err := sameMergedNodeSet(gotUpdate.Nodes, wantUpdate.Nodes); err != nil {
 			t.Fatalf("%s, byte %d, commit of block %d: %v", scheme.name, at, block, err)
 		}
-		for owner, set := range wantUpdate.Nodes.Sets {
-			switch root := set.Nodes[""]; {
-			case owner == (common.Hash{}):
-				seen["account trie changed"]++
-			case root != nil && root.IsDeleted():
-				seen["storage trie removed"]++
-			default:
-				seen["storage trie changed"]++
-			}
-		}
+		countCommitted(seen, wantUpdate.Nodes)
 		for _, account := range wantUpdate.Accounts {
 			if account == nil {
 				seen["account deleted"]++
@@ -208,13 +199,8 @@ func runStateProgram(t *testing.T, program []byte, seen map[string]int) {
 			t.Fatalf("keccakroot's StateDB has a %T for its account trie", ours.db.GetTrie())
 		}
 		if want := geth.witness; want != nil {
-			for node := range want.State {
-				if _, ok := ours.witness.State[node]; !ok {
-					t.Fatalf("%s, byte %d, block %d: the witness lacks node %x that go-ethereum's has", scheme.name, at, block, Keccak256([]byte(node)))
-				}
-			}
-			if len(ours.witness.State) != len(want.State) {
-				t.Fatalf("%s, byte %d, block %d: the witness has %d nodes, go-ethereum's %d", scheme.name, at, block, len(ours.witness.State), len(want.State))
+			if err := sameWitnessNodes(ours.witness, want); err != nil {
+				t.Fatalf("%s, byte %d, block %d: %v", scheme.name, at, block, err)
 			}
 			seen["witness node"] += len(want.State)
 		}

@@ -170,16 +170,7 @@ func (l *lockstep) execute(block *types.Block) error {
 	if err := sameMergedNodeSet(got.nodes, want.nodes); err != nil {
 		l.t.Fatalf("%v block %d: %v", l.mode, block.NumberU64(), err)
 	}
-	for owner, set := range want.nodes.Sets {
-		switch root := set.Nodes[""]; {
-		case owner == (common.Hash{}):
-			l.seen["account trie changed"]++
-		case root != nil && root.IsDeleted():
-			l.seen["storage trie removed"]++
-		default:
-			l.seen["storage trie changed"]++
-		}
-	}
+	countCommitted(l.seen, want.nodes)
 	if l.mode.witness {
 		l.checkWitness(block, got.witness, want.witness)
 	}
@@ -188,6 +179,22 @@ func (l *lockstep) execute(block *types.Block) error {
 		l.head = block.Header()
 	}
 	return nil
+}
+
+// countCommitted counts in seen what a committed node set held: "account
+// trie changed", "storage trie removed" for a storage trie whose root node
+// was deleted, "storage trie changed" for the others.
+func countCommitted(seen map[string]int, nodes *trienode.MergedNodeSet) {
+	for owner, set := range nodes.Sets {
+		switch root := set.Nodes[""]; {
+		case owner == (common.Hash{}):
+			seen["account trie changed"]++
+		case root != nil && root.IsDeleted():
+			seen["storage trie removed"]++
+		default:
+			seen["storage trie changed"]++
+		}
+	}
 }
 
 // run executes block on side as core.BlockChain does: a StateDB on the
@@ -249,13 +256,8 @@ func (l *lockstep) run(side *stateSide, parent *types.Header, block *types.Block
 // go-ethereum's stateless execution verify the block from keccakroot's.
 func (l *lockstep) checkWitness(block *types.Block, got, want *stateless.Witness) {
 	l.t.Helper()
-	for node := range want.State {
-		if _, ok := got.State[node]; !ok {
-			l.t.Fatalf("%v block %d: the witness lacks node %x that go-ethereum's has", l.mode, block.NumberU64(), Keccak256([]byte(node)))
-		}
-	}
-	if len(got.State) != len(want.State) {
-		l.t.Fatalf("%v block %d: the witness has %d nodes, go-ethereum's %d", l.mode, block.NumberU64(), len(got.State), len(want.State))
+	if err := sameWitnessNodes(got, want); err != nil {
+		l.t.Fatalf("%v block %d: %v", l.mode, block.NumberU64(), err)
 	}
 	stateRoot, receiptRoot, err := core.ExecuteStateless(context.Background(), l.config, vm.Config{}, block, got)
 	if err != nil {
@@ -282,6 +284,19 @@ func (l *lockstep) checkWitness(block *types.Block, got, want *stateless.Witness
 			l.t.Fatalf("%v block %d: ExecuteStateless gives roots %x and %x, %v; header %x and %x", l.mode, block.NumberU64(), stateRoot, receiptRoot, err, block.Root(), block.ReceiptHash())
 		}
 	}
+}
+
+// sameWitnessNodes compares the trie nodes of two witnesses as sets.
+func sameWitnessNodes(got, want *stateless.Witness) error {
+	for node := range want.State {
+		if _, ok := got.State[node]; !ok {
+			return fmt.Errorf("the witness lacks node %x that go-ethereum's has", Keccak256([]byte(node)))
+		}
+	}
+	if len(got.State) != len(want.State) {
+		return fmt.Errorf("the witness has %d nodes, go-ethereum's %d", len(got.State), len(want.State))
+	}
+	return nil
 }
 
 // wireWitnesses returns w through its two wire forms, the RLP of its

@@ -64,6 +64,7 @@ func findGenesisFault(data []byte) (genesisFault, bool) {
 				return genesisFault{}, false
 			}
 			if f, bad := accountFault(addr, account, off); bad {
+				f.member = "alloc"
 				return f, true
 			}
 		}
@@ -78,14 +79,14 @@ func findGenesisFault(data []byte) (genesisFault, bool) {
 func accountFault(addr string, account json.RawMessage, off int64) (genesisFault, bool) {
 	quoted, _ := json.Marshal(addr)
 	if err := probeAccount(string(quoted), `"balance": "0x0"`); err != nil {
-		return genesisFault{offset: off, member: "alloc", account: addr, err: err}, true
+		return genesisFault{offset: off, account: addr, err: err}, true
 	}
 	var whole types.Account
 	err := json.Unmarshal(account, &whole)
 	if err == nil {
 		return genesisFault{}, false
 	}
-	fault := genesisFault{offset: off, member: "alloc", account: addr, err: err}
+	fault := genesisFault{offset: off, account: addr, err: err}
 	dec := json.NewDecoder(bytes.NewReader(account))
 	if !openObject(dec) {
 		return fault, true
@@ -112,7 +113,7 @@ func accountFault(addr string, account json.RawMessage, off int64) (genesisFault
 			body = `"balance": ` + string(value)
 		}
 		if err := probeAccount(probeAddress, body); err != nil {
-			return genesisFault{offset: valueOff, member: "alloc", account: addr, field: name, err: err}, true
+			return genesisFault{offset: valueOff, account: addr, field: name, err: err}, true
 		}
 	}
 	return fault, true
@@ -168,7 +169,7 @@ func storageFault(addr string, storage json.RawMessage, off int64) (genesisFault
 		}
 		key, _ := json.Marshal(slot)
 		if err := probeAccount(probeAddress, `"balance": "0x0", "storage": {`+string(key)+`: `+string(value)+`}`); err != nil {
-			return genesisFault{offset: valueOff, member: "alloc", account: addr, field: "storage[" + abbreviate(slot) + "]", err: err}, true
+			return genesisFault{offset: valueOff, account: addr, field: "storage[" + abbreviate(slot) + "]", err: err}, true
 		}
 	}
 	return genesisFault{}, false
