@@ -119,7 +119,7 @@ func applyAccessList(parentRoot common.Hash, list *bal.BlockAccessList, db datab
 	}
 	// Neither the account trie nor the storage tries record what they read:
 	// nothing here makes a witness.
-	accounts, err := openSecureTrie(triehash.Options{}, trie.StateTrieID(parentRoot), db, false)
+	accounts, err := openSecureTrie(triehash.Options{}, trie.StateTrieID(parentRoot), db, false, nil)
 	if err != nil {
 		return appliedList{}, err
 	}
@@ -318,7 +318,7 @@ func (c *accountChange) apply(stateRoot, owner common.Hash, pre *types.StateAcco
 	if len(c.slots) >= manySlots {
 		opts.Workers = 0
 	}
-	storage, err := openSecureTrie(opts, trie.StorageTrieID(stateRoot, owner, post.Root), db, false)
+	storage, err := openSecureTrie(opts, trie.StorageTrieID(stateRoot, owner, post.Root), db, false, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -57,6 +58,7 @@ type benchStateDB struct {
 	root      common.Hash
 	accounts  []common.Address
 	contracts []common.Address // the big ones first; each runs slotWriterCode
+	slots     [][]common.Hash  // the slots each contract has, by its index
 	senders   []*ecdsa.PrivateKey
 }
 
@@ -163,10 +165,13 @@ func buildBenchState(size benchStateSize, scheme string) (*benchStateDB, error) 
 		}
 		if slots > 0 {
 			statedb.SetCode(addr, slotWriterCode, tracing.CodeChangeUnspecified)
-			for range slots {
-				statedb.SetState(addr, randHash(r), randHash(r))
+			keys := make([]common.Hash, slots)
+			for j := range keys {
+				keys[j] = randHash(r)
+				statedb.SetState(addr, keys[j], randHash(r))
 			}
 			s.contracts = append(s.contracts, addr)
+			s.slots = append(s.slots, keys)
 		}
 		s.accounts = append(s.accounts, addr)
 	}
@@ -205,23 +210,43 @@ func newStateBlock(s *benchStateDB, seed uint64, accounts, slots int) *stateBloc
 		}
 		blk.balances[addr] = uint256.NewInt(r.Uint64() >> 32)
 	}
+	updates := slotUpdatesPercent()
 	for i := range slots {
-		var contract common.Address
-		if i%5 == 0 {
-			contract = s.contracts[0]
-		} else {
-			contract = s.contracts[r.IntN(min(len(s.contracts), 200))]
+		c := 0
+		if i%5 != 0 {
+			c = r.IntN(min(len(s.contracts), 200))
 		}
+		contract := s.contracts[c]
 		if blk.slots[contract] == nil {
 			blk.slots[contract] = map[common.Hash]common.Hash{}
+		}
+		slot := randHash(r)
+		if r.IntN(100) < updates {
+			slot = s.slots[c][r.IntN(len(s.slots[c]))]
 		}
 		value := randHash(r)
 		if i%8 == 0 {
 			value = common.Hash{}
 		}
-		blk.slots[contract][randHash(r)] = value
+		blk.slots[contract][slot] = value
 	}
 	return blk
+}
+
+// slotUpdatesPercent is the share, in percent, of a block's slot writes
+// that go to slots the state has; the others go to new slots. Two thirds
+// of the storage writes on Ethereum's mainnet are updates (ethresear.ch,
+// "The Anatomy of Ethereum's State Access", 2026);
+// KECCAKROOT_STATE_SLOT_UPDATES sets another share (0 for the blocks of
+// the project's earlier figures, whose writes all made new slots).
+func slotUpdatesPercent() int {
+	if v, ok := os.LookupEnv("KECCAKROOT_STATE_SLOT_UPDATES"); ok {
+		n, err := strconv.Atoi(v)
+		if err == nil && n >= 0 && n <= 100 {
+			return n
+		}
+	}
+	return 67
 }
 
 // apply makes the block's changes to statedb, as its transactions would

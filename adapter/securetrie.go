@@ -91,13 +91,13 @@ var _ state.Trie = (*SecureTrie)(nil)
 // node stored in its place, is a missing node error naming it, where
 // go-ethereum's trie takes one that decodes and goes on to a wrong root.
 func OpenSecureTrie(id *trie.ID, db database.NodeDatabase) (*SecureTrie, error) {
-	return openSecureTrie(triehash.Options{}, id, db, true)
+	return openSecureTrie(triehash.Options{}, id, db, true, nil)
 }
 
 // openSecureTrie is OpenSecureTrie with the trie's options; with record,
 // the trie keeps the nodes it reads for Witness (work that ends in a root,
 // such as AccessListStateRoot's, has no use for them).
-func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase, record bool) (*SecureTrie, error) {
+func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase, record bool, hints *keyHints) (*SecureTrie, error) {
 	// The nodes are read through a CachedNodeDatabase's cache (see
 	// trieNodes), everything else (preimages, iteration) is the wrapped
 	// database's.
@@ -118,7 +118,7 @@ func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase
 			return nil, s.missing(&triehash.MissingNodeError{Hash: id.Root, Err: err})
 		}
 	}
-	s, err := newSecureTrie(opts, id, db, src, record, check)
+	s, err := newSecureTrie(opts, id, db, src, record, check, hints)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase
 // stored trie and where preimages go. With record, the trie keeps the nodes
 // it reads for Witness; a trie over a witness's own nodes has no use for
 // them.
-func newSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase, src triehash.NodeSource, record, check bool) (*SecureTrie, error) {
+func newSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase, src triehash.NodeSource, record, check bool, hints *keyHints) (*SecureTrie, error) {
 	s := &SecureTrie{id: *id, db: db, reads: &readRecorder{src: src}}
 	if store, ok := db.(preimageStore); ok && store.PreimageEnabled() {
 		s.preimages, s.secKeyCache = store, make(map[common.Hash][]byte)
@@ -145,6 +145,9 @@ func newSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase,
 	}
 	if record {
 		src = s.reads // keeps what it serves, for Witness
+		if hints != nil {
+			src = hintedReads{s.reads, hints}
+		}
 	}
 	if check {
 		// Outermost, so that the trie sees it (see trieNodes): a node the

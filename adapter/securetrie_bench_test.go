@@ -34,7 +34,7 @@ func BenchmarkSecureTrieLoads(b *testing.B) {
 			b.ReportAllocs()
 			var tr *SecureTrie
 			for b.Loop() {
-				tr, err = openSecureTrie(triehash.Options{}, trie.StateTrieID(root), db, record)
+				tr, err = openSecureTrie(triehash.Options{}, trie.StateTrieID(root), db, record, nil)
 				if err != nil {
 					b.Fatal(err)
 				}

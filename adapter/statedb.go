@@ -5,6 +5,8 @@ import (
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/trie"
 	"github.com/ethereum/go-ethereum/triedb/database"
+
+	"github.com/keccakroot/keccakroot/triehash"
 )
 
 // NewStateDatabase returns go-ethereum's Merkle state database db with
@@ -75,7 +77,7 @@ func NewStateDatabaseWithNodeCache(db state.Database, cache *NodeCache) state.Da
 	if !db.Type().Is(state.TypeMPT) {
 		return db
 	}
-	base := &StateDatabase{Database: db, cache: cache}
+	base := &StateDatabase{Database: db, cache: cache, hints: new(stateHints)}
 	if warmer, ok := db.(cacheStatsReaders); ok {
 		return &stateDatabaseWithCacheStats{StateDatabase: base, warmer: warmer}
 	}
@@ -87,6 +89,7 @@ func NewStateDatabaseWithNodeCache(db state.Database, cache *NodeCache) state.Da
 type StateDatabase struct {
 	state.Database // the wrapped database, which does all but open tries
 	cache          *NodeCache
+	hints          *stateHints // what its readers read, for its tries
 }
 
 // nodes returns the trie database, with the node cache in front if there
@@ -97,7 +100,7 @@ func (d *StateDatabase) nodes() database.NodeDatabase {
 
 // OpenTrie opens the account trie of the state root.
 func (d *StateDatabase) OpenTrie(root common.Hash) (state.Trie, error) {
-	t, err := OpenSecureTrie(trie.StateTrieID(root), d.nodes())
+	t, err := openSecureTrie(triehash.Options{}, trie.StateTrieID(root), d.nodes(), true, d.hints.at(root).accountHints())
 	if err != nil {
 		return nil, err
 	}
@@ -108,11 +111,22 @@ func (d *StateDatabase) OpenTrie(root common.Hash) (state.Trie, error) {
 // state stateRoot. The account trie is unused, as in go-ethereum's Merkle
 // database.
 func (d *StateDatabase) OpenStorageTrie(stateRoot common.Hash, address common.Address, root common.Hash, _ state.Trie) (state.Trie, error) {
-	t, err := openStorageTrie(stateRoot, address, root, d.nodes(), true)
+	t, err := openStorageTrie(stateRoot, address, root, d.nodes(), true, d.hints.at(stateRoot).slots(address))
 	if err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// Reader is the wrapped database's reader of the state root, which keeps
+// the values it reads as hints for the tries of that state (see
+// statedb_hints.go); what it returns is the wrapped reader's.
+func (d *StateDatabase) Reader(root common.Hash) (state.Reader, error) {
+	r, err := d.Database.Reader(root)
+	if err != nil {
+		return nil, err
+	}
+	return hinting(r, d.hints.at(root)), nil
 }
 
 // Unwrap returns the wrapped database.
@@ -135,5 +149,10 @@ type stateDatabaseWithCacheStats struct {
 
 // ReadersWithCacheStats is the wrapped database's.
 func (d *stateDatabaseWithCacheStats) ReadersWithCacheStats(stateRoot common.Hash) (state.Reader, state.Reader, error) {
-	return d.warmer.ReadersWithCacheStats(stateRoot)
+	process, prefetch, err := d.warmer.ReadersWithCacheStats(stateRoot)
+	if err != nil {
+		return nil, nil, err
+	}
+	hints := d.hints.at(stateRoot)
+	return hinting(process, hints), hinting(prefetch, hints), nil
 }

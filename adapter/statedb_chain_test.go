@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/consensus/beacon"
 	"github.com/ethereum/go-ethereum/consensus/ethash"
 	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
@@ -282,7 +283,8 @@ func TestStateDatabaseChain(t *testing.T) {
 					t.Fatalf("block %d: %v", block.NumberU64(), err)
 				}
 			}
-			for _, what := range []string{"account trie changed", "storage trie changed", "storage trie removed"} {
+			l.seen["leaf taken from a hint"] = int(hintsTaken(l.ours.sdb))
+			for _, what := range []string{"account trie changed", "storage trie changed", "storage trie removed", "leaf taken from a hint"} {
 				if l.seen[what] == 0 {
 					t.Errorf("no block had a %s", what)
 				}
@@ -290,6 +292,18 @@ func TestStateDatabaseChain(t *testing.T) {
 			t.Logf("%d blocks: %v", len(chain.blocks), l.seen)
 		})
 	}
+}
+
+// hintsTaken returns the number of leaves the tries of sdb, a database
+// NewStateDatabase made, took from the values its readers read.
+func hintsTaken(sdb state.Database) int64 {
+	switch d := sdb.(type) {
+	case *StateDatabase:
+		return d.hints.taken.Load()
+	case *stateDatabaseWithCacheStats:
+		return d.hints.taken.Load()
+	}
+	return 0
 }
 
 // checkStateChainCoverage checks that the state chain has what it is

@@ -624,7 +624,7 @@ func TestSecureTrieInvalidNodeNamesTrie(t *testing.T) {
 	}
 	for _, owner := range []common.Hash{{}, Keccak256Hash(storeA[:])} {
 		id := trie.StorageTrieID(common.Hash{1}, owner, Keccak256Hash(root))
-		tr, err := newSecureTrie(triehash.Options{}, id, nil, triehash.NewProofSource([][]byte{root, bad, leaf}), false, false)
+		tr, err := newSecureTrie(triehash.Options{}, id, nil, triehash.NewProofSource([][]byte{root, bad, leaf}), false, false, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

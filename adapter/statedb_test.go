@@ -48,6 +48,7 @@ func TestNewStateDatabaseWraps(t *testing.T) {
 	if historic := state.NewHistoricDatabase(mpt.TrieDB(), nil); NewStateDatabase(historic) != state.Database(historic) {
 		t.Fatal("a historic database was wrapped")
 	}
+	checkReadersKeepStats(t, mpt, wrapped)
 	tr, err := wrapped.OpenTrie(types.EmptyRootHash)
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +58,38 @@ func TestNewStateDatabaseWraps(t *testing.T) {
 	}
 	if _, err := wrapped.OpenTrie(common.Hash{1}); !isMissingNode(err) {
 		t.Fatalf("OpenTrie of an unknown root: %v, want a missing node", err)
+	}
+}
+
+// checkReadersKeepStats checks that the readers of wrapped, which keep
+// what they read as hints, have go-ethereum's statistics method where
+// mpt's readers have it, and only there.
+func checkReadersKeepStats(t *testing.T, mpt state.Database, wrapped state.Database) {
+	t.Helper()
+	hasStats := func(r state.Reader) bool { _, ok := r.(state.ReaderStater); return ok }
+	theirs, err := mpt.Reader(types.EmptyRootHash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, err := wrapped.Reader(types.EmptyRootHash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := ours.(*hintingReader); !ok && !hasStats(ours) {
+		t.Fatalf("Reader returned a %T, not a reader that keeps hints", ours)
+	}
+	if hasStats(ours) != hasStats(theirs) {
+		t.Fatalf("Reader: statistics %v, go-ethereum's %v", hasStats(ours), hasStats(theirs))
+	}
+	process, prefetch, err := wrapped.(cacheStatsReaders).ReadersWithCacheStats(types.EmptyRootHash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasStats(process) || !hasStats(prefetch) {
+		t.Fatalf("ReadersWithCacheStats gave readers without statistics: %T, %T", process, prefetch)
+	}
+	if hasStats(hinting(struct{ state.Reader }{theirs}, new(stateHints).at(common.Hash{}))) {
+		t.Fatal("a reader without statistics gained them")
 	}
 }
 

@@ -180,7 +180,7 @@ func (ws *witnessState) OpenStorageTrie(stateRoot common.Hash, address common.Ad
 }
 
 func (ws *witnessState) openTrie(id *trie.ID, workers int) (*SecureTrie, error) {
-	t, err := newSecureTrie(triehash.Options{Workers: workers}, id, nil, ws.nodes, false, false)
+	t, err := newSecureTrie(triehash.Options{Workers: workers}, id, nil, ws.nodes, false, false, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrWitness, err)
 	}

@@ -51,7 +51,7 @@ type storageTrie struct {
 // OpenStateTrie opens the state with the given root in db.
 func OpenStateTrie(stateRoot common.Hash, db database.NodeDatabase) (*StateTrie, error) {
 	// A StateTrie makes no witness: its tries do not record what they read.
-	accounts, err := openSecureTrie(triehash.Options{}, trie.StateTrieID(stateRoot), db, false)
+	accounts, err := openSecureTrie(triehash.Options{}, trie.StateTrieID(stateRoot), db, false, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func (s *StateTrie) storage(addr common.Address) (*storageTrie, error) {
 	if err != nil || acc == nil {
 		return nil, err
 	}
-	t, err := openStorageTrie(s.stateRoot, addr, acc.Root, s.db, false)
+	t, err := openStorageTrie(s.stateRoot, addr, acc.Root, s.db, false, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -146,8 +146,8 @@ func (s *StateTrie) storage(addr common.Address) (*storageTrie, error) {
 // state stateRoot; with record, it keeps the nodes it reads for Witness.
 // Storage tries hash on one goroutine each: StateDB and StateTrie hash
 // several of them in parallel.
-func openStorageTrie(stateRoot common.Hash, address common.Address, root common.Hash, db database.NodeDatabase, record bool) (*SecureTrie, error) {
-	return openSecureTrie(triehash.Options{Workers: 1}, storageTrieID(stateRoot, address, root), db, record)
+func openStorageTrie(stateRoot common.Hash, address common.Address, root common.Hash, db database.NodeDatabase, record bool, hints *keyHints) (*SecureTrie, error) {
+	return openSecureTrie(triehash.Options{Workers: 1}, storageTrieID(stateRoot, address, root), db, record, hints)
 }
 
 // storageTrieID names the storage trie of address, with root, in the state

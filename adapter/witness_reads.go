@@ -52,12 +52,17 @@ func (r *readRecorder) Node(path []byte, hash [32]byte) ([]byte, error) {
 	if err != nil || len(blob) == 0 || r.proving.Load() {
 		return blob, err
 	}
+	r.record(path, blob)
+	return blob, nil
+}
+
+// record logs blob as the node read at path.
+func (r *readRecorder) record(path, blob []byte) {
 	shard := r.shard(path)
 	shard.mu.Lock()
 	shard.paths = append(shard.paths, path...)
 	shard.reads = append(shard.reads, recordedRead{end: len(shard.paths), blob: blob})
 	shard.mu.Unlock()
-	return blob, nil
 }
 
 // shard returns the log of path's shard, made if it is the shard's first

@@ -20,7 +20,10 @@ import (
 // A change whose opcode byte has bit 2 set joins a batch, applied to the
 // Tries by one UpdateBatch when a change without it, a commit or the end
 // comes (go-ethereum's trie takes each change as it comes), after which
-// the batch's keys are read back.
+// the batch's keys are read back. The reopened Trie's source is a
+// HintedSource that knows the committed value of every key, wrong for keys
+// that begin with 0xff: each leaf it takes from a hint must be the node
+// stored at its path.
 func FuzzTrie(f *testing.F) {
 	f.Add([]byte("\x00\x02ab\x05hello\x00\x01a\x01x\x03\x01\x02ab\x03\x00\x00\x03y"))
 	f.Add([]byte("\x00\x03abc\x20aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\x00\x03abd\x01b\x03\x02\x03abc\x03"))
@@ -44,6 +47,8 @@ func FuzzTrie(f *testing.F) {
 		gt, _ := trie.New(trie.TrieID(EmptyRoot), store)
 		kept, _ := Options{Workers: 1 + len(data)%3}.NewTrie(EmptyRoot, store.source())
 		reopened, _ := NewTrie(EmptyRoot, VerifyingSource(store.source()))
+		var hinted *hintedStore
+		current := map[string][]byte{} // the values go-ethereum's trie holds
 		var batch []op
 		batchErr := false
 		flush := func() {
@@ -78,12 +83,27 @@ func FuzzTrie(f *testing.F) {
 					checkPendingPaths(t, name, tr)
 					checkCommit(t, name+" ", tr, wantRoot, want)
 				}
+				if hinted != nil {
+					for path, blob := range hinted.taken {
+						if !bytes.Equal(blob, store.nodes[path]) {
+							t.Fatalf("leaf taken from a hint at %x is %x, the stored node %x", path, blob, store.nodes[path])
+						}
+					}
+				}
 				store.apply(set)
+				hints := map[string][]byte{}
+				for k, v := range current {
+					if len(k) > 0 && k[0] == 0xff {
+						v = append(bytes.Clone(v), 0) // a wrong hint
+					}
+					hints[k] = v
+				}
+				hinted = newHintedStore(store, hints)
 				var err error
 				if gt, err = trie.New(trie.TrieID(wantRoot), store); err != nil {
 					t.Fatal(err)
 				}
-				if reopened, err = NewTrie(wantRoot, VerifyingSource(store.source())); err != nil {
+				if reopened, err = NewTrie(wantRoot, VerifyingSource(hinted)); err != nil {
 					t.Fatal(err)
 				}
 				continue
@@ -97,6 +117,11 @@ func FuzzTrie(f *testing.F) {
 				value = fuzzBytes(&data, 41)
 			}
 			wantErr := gt.Update(key, value)
+			if wantErr == nil && len(value) > 0 {
+				current[string(key)] = value
+			} else if wantErr == nil {
+				delete(current, string(key))
+			}
 			if batched {
 				batch = append(batch, op{key, value})
 				batchErr = batchErr || wantErr != nil

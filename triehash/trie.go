@@ -54,6 +54,9 @@ type Trie struct {
 	// (see loadPath, fetchChunk).
 	checkNodes bool
 	pathChecks nodeChecks // loadPath's nodes, to check
+	// hints is src if it is a HintedSource (see trie_hints.go).
+	hints    HintedSource
+	guessBuf []byte // the leaf loadPath guesses
 
 	// dropped holds the path of every stored node that left the trie since
 	// it was opened or committed, with that node's stored encoding (nodes
@@ -106,6 +109,7 @@ func (o Options) NewTrie(root [32]byte, src NodeSource) (*Trie, error) {
 		// loads together in batches (see loadPath, nodeLoader.checkChunk).
 		t.src, t.checkNodes = v.src, true
 	}
+	t.hints, _ = t.src.(HintedSource)
 	if root == ([32]byte{}) || root == EmptyRoot {
 		return t, nil
 	}

@@ -73,7 +73,7 @@ func (t *Trie) applySplit(sp *batchSplit, keys, values [][]byte) error {
 		stopped [16]int // where a child's changes stopped: len(its keys) if they did not
 	)
 	onWorkers(workers, func(nib int) {
-		sub := &Trie{src: t.src, checkNodes: t.checkNodes, workers: 1}
+		sub := &Trie{src: t.src, checkNodes: t.checkNodes, hints: t.hints, workers: 1}
 		subs[nib] = sub
 		mine := sp.order[sp.starts[nib]:sp.starts[nib+1]]
 		slot := &sp.branch.children[nib]

@@ -24,6 +24,9 @@ type walker struct {
 	pos    int    // the depth of *slot
 	key    int32  // the key's index in the batch
 	change int8   // what the key is loaded for: forRead, forInsert or forDelete
+	// expect is the value the trie's HintedSource expects the key to hold,
+	// nil if none: see trie_hints.go.
+	expect []byte
 }
 
 // loadRequest is a node a round loads, into the slot that holds its hash.
@@ -35,6 +38,12 @@ type loadRequest struct {
 	blob           []byte
 	loaded         node
 	err            error
+	// guess is the value of the one key with a guess whose walk needs the
+	// node, if no other such key's does, and suffix that key's nibbles
+	// from the node's depth: the leaf they make may be the node.
+	guess, suffix []byte
+	guessed       bool // blob is the guessed leaf, its hash checked
+	guessedTwice  bool // two keys with guesses need the node
 }
 
 // noKey marks a node loaded only in case a change needs it.
@@ -96,6 +105,9 @@ func (l *nodeLoader) advance(w *walker) bool {
 		switch n := (*w.slot).(type) {
 		case *hashNode:
 			l.request(w.slot, n, w.key, w.k[:w.pos])
+			if w.expect != nil && w.pos > 0 {
+				l.guessFor(w)
+			}
 			return true
 		case *shortNode:
 			if !bytes.HasPrefix(w.k[w.pos:], n.key) {
@@ -137,6 +149,19 @@ func (l *nodeLoader) request(slot *node, h *hashNode, key int32, path []byte, mo
 	l.reqs = append(l.reqs, loadRequest{slot: slot, hash: h, key: key, pathAt: from, pathTo: len(l.paths)})
 }
 
+// guessFor attaches w's guess to the request just made or found for its
+// slot, or, if another key's guess is there, takes both away: a leaf holds
+// one key.
+func (l *nodeLoader) guessFor(w *walker) {
+	r := &l.reqs[l.seen[w.slot]]
+	switch {
+	case r.guess == nil && !r.guessedTwice:
+		r.guess, r.suffix = w.expect, w.k[w.pos:]
+	default:
+		r.guess, r.suffix, r.guessedTwice = nil, nil, true
+	}
+}
+
 // fetchChunk is the number of requests fetch takes through each of its
 // steps at a time: enough to keep many of their reads in flight, few
 // enough that what one step read is still in the core's cache for the
@@ -154,9 +179,13 @@ func (l *nodeLoader) fetch() {
 
 func (l *nodeLoader) fetchChunk(reqs []loadRequest) {
 	t := l.t
+	if t.hints != nil {
+		l.guessLeaves(reqs)
+	}
 	for i := range reqs {
-		r := &reqs[i]
-		r.blob, r.err = t.lookup(r.hash, l.paths[r.pathAt:r.pathTo])
+		if r := &reqs[i]; !r.guessed {
+			r.blob, r.err = t.lookup(r.hash, l.paths[r.pathAt:r.pathTo])
+		}
 	}
 	if t.checkNodes {
 		l.checkChunk(reqs)
@@ -169,6 +198,9 @@ func (l *nodeLoader) fetchChunk(reqs []loadRequest) {
 	for i := range reqs {
 		if r := &reqs[i]; r.err == nil {
 			r.loaded, r.err = decodeLoaded(&l.alloc, r.hash, l.paths[r.pathAt:r.pathTo], r.blob)
+			if r.guessed {
+				t.hints.HintTaken(l.paths[r.pathAt:r.pathTo], r.blob)
+			}
 		}
 	}
 }
@@ -181,7 +213,7 @@ func (l *nodeLoader) checkChunk(reqs []loadRequest) {
 	c := &l.checks
 	c.reset()
 	for i := range reqs {
-		if r := &reqs[i]; r.err == nil {
+		if r := &reqs[i]; r.err == nil && !r.guessed {
 			c.add(r.hash, r.blob, i) // tagged with the request's index
 		}
 	}

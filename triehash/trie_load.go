@@ -61,14 +61,15 @@ func invalidLoad(h *hashNode, path []byte, err error) error {
 // any error is returned, so that a node of another hash is reported before
 // what its wrong links led to): nothing of the path is in the trie before.
 func (t *Trie) loadPath(h *hashNode, k []byte, pos int) (node, error) {
-	blob, err := t.lookup(h, k[:pos])
+	expect := t.expectedValue(k)
+	blob, guessed, err := t.lookupOrGuess(h, k, pos, expect)
 	if err != nil {
 		return nil, err
 	}
 	var top node
 	var parent *fullNode
 	for {
-		if t.checkNodes {
+		if t.checkNodes && !guessed {
 			t.pathChecks.add(h, blob, pos) // tagged with the node's path length
 		}
 		t.readSink ^= prefetch.Read(blob)
@@ -88,8 +89,9 @@ func (t *Trie) loadPath(h *hashNode, k []byte, pos int) (node, error) {
 		if pos < len(k) && k[pos] < terminator {
 			next = layout.child(blob, int(k[pos]))
 		}
+		nextGuessed := false
 		if next != nil {
-			if nextBlob, err = t.lookup(next, k[:pos+1]); err != nil {
+			if nextBlob, nextGuessed, err = t.lookupOrGuess(next, k, pos+1, expect); err != nil {
 				return nil, t.checkPath(k, err)
 			}
 			prefetch.Lines([][]byte{nextBlob})
@@ -103,7 +105,7 @@ func (t *Trie) loadPath(h *hashNode, k []byte, pos int) (node, error) {
 			}
 			return top, nil
 		}
-		parent, h, blob, pos = n, next, nextBlob, pos+1
+		parent, h, blob, guessed, pos = n, next, nextBlob, nextGuessed, pos+1
 	}
 }
 

@@ -1,0 +1,140 @@
+package triehash
+
+import (
+	"bytes"
+
+	"github.com/keccakroot/keccakroot/fastkeccak"
+	"github.com/keccakroot/keccakroot/rlpstream"
+)
+
+// Leaves taken from a guess. Most of a batch's loads from a large stored
+// trie end at a leaf: the last node on a key's path, and the one least
+// likely to be in any cache (a block's keys are new to it, where the
+// branches above them are shared). A caller that has just read the key's
+// value elsewhere (go-ethereum's StateDB reads every account and slot it
+// changes through its flat state reader first) knows what that leaf holds,
+// save where it sits: the leaf of key k at depth d is the list of the
+// compact encoding of k's nibbles from d and the value, so a guess of the
+// value names one node for each depth, and its hash says whether it is the
+// node the parent branch refers to there. A guess that is right spares the
+// source's read; one that is wrong costs a hash, and the load goes on as
+// before: nothing the trie reports depends on a guess.
+
+// HintedSource is a NodeSource that may know the values its trie's keys
+// hold in the stored trie, as a trie's Prefetch and UpdateBatch find them.
+// Where it knows the value of a key, those loads hash the leaf the value
+// would make before they ask the source for a node on the key's path that
+// only that key's walk needs, and take the leaf without asking if its hash
+// is the one the parent branch holds.
+type HintedSource interface {
+	NodeSource
+	// ExpectedValue returns the value key (as given to the trie) is
+	// believed to hold in the stored trie, or nil if the source has no
+	// guess. It may be called from several goroutines at once.
+	ExpectedValue(key []byte) []byte
+	// HintTaken tells the source that the trie took blob, the stored node
+	// at path whose hash it checked, from a guess instead of asking the
+	// source for it (a source that records what the trie reads, for a
+	// witness, records it). It may be called from several goroutines at
+	// once.
+	HintTaken(path, blob []byte)
+}
+
+// expectValues sets each walker's expected value from the trie's hints.
+func (l *nodeLoader) expectValues(ws []walker, keys [][]byte) {
+	h := l.t.hints
+	if h == nil {
+		return
+	}
+	for i := range ws {
+		ws[i].expect = h.ExpectedValue(keys[ws[i].key])
+	}
+}
+
+// appendGuessedLeaf appends the leaf node of the nibbles suffix (ending
+// with the terminator) and value.
+func appendGuessedLeaf(dst, suffix, value []byte) []byte {
+	dst = rlpstream.AppendListHeader(dst, guessedLeafContent(suffix, value))
+	dst = appendCompactNibbles(dst, suffix)
+	return rlpstream.AppendBytes(dst, value)
+}
+
+// guessedLeafContent is the size of the content of the leaf of suffix and
+// value.
+func guessedLeafContent(suffix, value []byte) int {
+	return compactSizeOf(suffix) + rlpstream.BytesSize(value)
+}
+
+// guessLeaves takes, for the requests of reqs that carry a guess, the
+// guessed leaf where its hash is the one asked for: such a request then
+// has its blob and needs no lookup.
+func (l *nodeLoader) guessLeaves(reqs []loadRequest) {
+	c := &l.guesses
+	c.reset()
+	size := 0
+	for i := range reqs {
+		if r := &reqs[i]; r.guess != nil {
+			content := guessedLeafContent(r.suffix, r.guess)
+			size += rlpstream.HeaderSize(content) + content
+		}
+	}
+	if size == 0 {
+		return
+	}
+	// The leaves a chunk guesses share one buffer: those taken are kept by
+	// the nodes decoded from them.
+	buf := make([]byte, 0, size)
+	for i := range reqs {
+		if r := &reqs[i]; r.guess != nil {
+			start := len(buf)
+			buf = appendGuessedLeaf(buf, r.suffix, r.guess)
+			c.add(r.hash, buf[start:len(buf):len(buf)], i)
+		}
+	}
+	c.hashAll()
+	for j, i := range c.tags {
+		if !c.wrong(j) {
+			reqs[i].blob, reqs[i].guessed = c.blobs[j], true
+		}
+	}
+	c.reset()
+}
+
+// expectedValue returns the value the trie's hints expect the key of the
+// nibbles k (terminator included) to hold, or nil: also for nibbles that
+// are not a whole key (a node's path).
+func (t *Trie) expectedValue(k []byte) []byte {
+	if t.hints == nil {
+		return nil
+	}
+	n := len(k) - 1
+	if n < 0 || k[n] != terminator || n%2 != 0 || n > 2*maxHintedKey {
+		return nil
+	}
+	var buf [maxHintedKey]byte
+	for i := 0; i < n; i += 2 {
+		buf[i/2] = k[i]<<4 | k[i+1]
+	}
+	return t.hints.ExpectedValue(buf[:n/2])
+}
+
+// maxHintedKey is the longest key, in bytes, whose value loadPath asks the
+// hints for: a secure trie's keys are 32 bytes.
+const maxHintedKey = 64
+
+// lookupOrGuess returns the node h at k[:pos] on the way of the key k:
+// the leaf the expected value makes, if expect is not nil and the leaf's
+// hash is h, reported to the hints as taken; otherwise the source's (see
+// lookup). It reports whether the node is the guess.
+func (t *Trie) lookupOrGuess(h *hashNode, k []byte, pos int, expect []byte) ([]byte, bool, error) {
+	if expect != nil && pos > 0 {
+		t.guessBuf = appendGuessedLeaf(t.guessBuf[:0], k[pos:], expect)
+		if fastkeccak.Sum256(t.guessBuf) == [32]byte(*h) {
+			blob := bytes.Clone(t.guessBuf)
+			t.hints.HintTaken(k[:pos], blob)
+			return blob, true, nil
+		}
+	}
+	blob, err := t.lookup(h, k[:pos])
+	return blob, false, err
+}
