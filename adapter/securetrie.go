@@ -97,7 +97,7 @@ func OpenSecureTrie(id *trie.ID, db database.NodeDatabase) (*SecureTrie, error) 
 // openSecureTrie is OpenSecureTrie with the trie's options; with record,
 // the trie keeps the nodes it reads for Witness (work that ends in a root,
 // such as AccessListStateRoot's, has no use for them).
-func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase, record bool, hints *keyHints) (*SecureTrie, error) {
+func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase, record bool, hints hintedValues) (*SecureTrie, error) {
 	// The nodes are read through a CachedNodeDatabase's cache (see
 	// trieNodes), everything else (preimages, iteration) is the wrapped
 	// database's.
@@ -133,7 +133,7 @@ func openSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase
 // stored trie and where preimages go. With record, the trie keeps the nodes
 // it reads for Witness; a trie over a witness's own nodes has no use for
 // them.
-func newSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase, src triehash.NodeSource, record, check bool, hints *keyHints) (*SecureTrie, error) {
+func newSecureTrie(opts triehash.Options, id *trie.ID, db database.NodeDatabase, src triehash.NodeSource, record, check bool, hints hintedValues) (*SecureTrie, error) {
 	s := &SecureTrie{id: *id, db: db, reads: &readRecorder{src: src}}
 	if store, ok := db.(preimageStore); ok && store.PreimageEnabled() {
 		s.preimages, s.secKeyCache = store, make(map[common.Hash][]byte)

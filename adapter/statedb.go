@@ -12,10 +12,16 @@ import (
 // NewStateDatabase returns go-ethereum's Merkle state database db with
 // keccakroot's tries: OpenTrie and OpenStorageTrie return SecureTries,
 // which load, update, hash and commit the state with keccakroot's Trie,
-// while everything else (Reader, Iteratee, TrieDB, Commit, Type, and
+// while everything else (Iteratee, TrieDB, Commit, Type, and
 // ReadersWithCacheStats where db has it, which core.BlockChain uses for its
-// prefetching reader) is db's own. A client switches its StateDB with one
-// line:
+// prefetching reader) is db's own. The readers (Reader's, and
+// ReadersWithCacheStats') are db's, returning what they return, and keep
+// the accounts and slots they read, those of the last four state roots (at
+// most 131,072 values a root, about 20 MB): a StateDB reads every value it
+// changes before its tries load the key's path, and the tries take the
+// key's leaf from that value, without reading it from the trie database,
+// where the leaf's hash is the one its parent holds. A client switches its
+// StateDB with one line:
 //
 //	sdb := adapter.NewStateDatabase(state.NewMPTDatabase(tdb, codedb).WithSnapshot(snaps))
 //	statedb, err := state.New(parentRoot, sdb)
@@ -111,7 +117,7 @@ func (d *StateDatabase) OpenTrie(root common.Hash) (state.Trie, error) {
 // state stateRoot. The account trie is unused, as in go-ethereum's Merkle
 // database.
 func (d *StateDatabase) OpenStorageTrie(stateRoot common.Hash, address common.Address, root common.Hash, _ state.Trie) (state.Trie, error) {
-	t, err := openStorageTrie(stateRoot, address, root, d.nodes(), true, d.hints.at(stateRoot).slots(address))
+	t, err := openStorageTrie(stateRoot, address, root, d.nodes(), true, d.hints.at(stateRoot).slotHints(address))
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -57,7 +58,7 @@ func (s *stateHints) at(root common.Hash) *rootHints {
 			return h
 		}
 	}
-	h := &rootHints{root: root, storage: make(map[common.Address]*keyHints), taken: &s.taken}
+	h := &rootHints{root: root, storage: make(map[common.Address]*keyHints[common.Hash]), taken: &s.taken}
 	h.accounts.taken = &s.taken
 	if len(s.roots) == hintRoots {
 		s.roots = append(s.roots[:0], s.roots[1:]...)
@@ -67,18 +68,20 @@ func (s *stateHints) at(root common.Hash) *rootHints {
 }
 
 // rootHints are the values read at one state root: the accounts' and each
-// account's slots.
+// account's slots. They are kept as read, without pointers, and encoded
+// as the trie holds them only when a trie asks: a block reads many values
+// it does not change.
 type rootHints struct {
 	root     common.Hash
-	accounts keyHints
+	accounts keyHints[triehash.Account]
 	mu       sync.Mutex
-	storage  map[common.Address]*keyHints
+	storage  map[common.Address]*keyHints[common.Hash]
 	kept     atomic.Int64 // the values kept, up to hintsPerRoot
 	taken    *atomic.Int64
 }
 
 // accountHints returns the hints of the account trie; nil for a nil h.
-func (h *rootHints) accountHints() *keyHints {
+func (h *rootHints) accountHints() hintedValues {
 	if h == nil {
 		return nil
 	}
@@ -87,7 +90,7 @@ func (h *rootHints) accountHints() *keyHints {
 
 // slots returns the hints of addr's storage, made if it has none; nil for
 // a nil h.
-func (h *rootHints) slots(addr common.Address) *keyHints {
+func (h *rootHints) slots(addr common.Address) *keyHints[common.Hash] {
 	if h == nil {
 		return nil
 	}
@@ -95,10 +98,19 @@ func (h *rootHints) slots(addr common.Address) *keyHints {
 	defer h.mu.Unlock()
 	k := h.storage[addr]
 	if k == nil {
-		k = &keyHints{taken: h.taken}
+		k = &keyHints[common.Hash]{taken: h.taken}
 		h.storage[addr] = k
 	}
 	return k
+}
+
+// slotHints returns the hints of addr's storage as the trie asks for them;
+// nil for a nil h.
+func (h *rootHints) slotHints(addr common.Address) hintedValues {
+	if h == nil {
+		return nil
+	}
+	return h.slots(addr)
 }
 
 // room reports whether another value may be kept, counting it.
@@ -106,76 +118,187 @@ func (h *rootHints) room() bool {
 	return h.kept.Load() < hintsPerRoot && h.kept.Add(1) <= hintsPerRoot
 }
 
-// noteAccount keeps acc, read at addr, as the value its leaf holds.
+// noteAccount keeps acc, read at addr, as the value its leaf holds. An
+// account of a shape the trie's encoder does not take is left out.
 func (h *rootHints) noteAccount(addr common.Address, acc *types.StateAccount) {
-	if acc == nil || !h.room() {
+	if acc == nil || acc.Balance == nil || len(acc.CodeHash) != 32 || !h.room() {
 		return
 	}
-	value, err := appendAccount(nil, addr, acc)
-	if err != nil {
-		return
-	}
-	h.accounts.put(fastkeccak.Sum256(addr[:]), value)
+	h.accounts.put(addr[:], triehash.Account{
+		Nonce: acc.Nonce, Balance: *acc.Balance, StorageRoot: acc.Root, CodeHash: [32]byte(acc.CodeHash),
+	})
 }
 
-// noteSlot keeps value, read at addr's slot, as the value its leaf holds
-// (trimmed and RLP-encoded, as the trie stores it). A zero value is no
-// leaf.
+// noteSlot keeps value, read at addr's slot, as the value its leaf holds.
+// A zero value is no leaf.
 func (h *rootHints) noteSlot(addr common.Address, slot, value common.Hash) {
 	if value == (common.Hash{}) || !h.room() {
 		return
 	}
-	h.slots(addr).put(fastkeccak.Sum256(slot[:]), rlpstream.AppendBytes(nil, common.TrimLeftZeroes(value[:])))
+	h.slots(addr).put(slot[:], value)
 }
 
-// keyHints are the values of one trie's keys, by hashed key, in shards by
-// the key's first byte: the readers write them from the StateDB's
-// goroutines while the tries' workers read them.
-type keyHints struct {
-	shards [16]struct {
-		mu     sync.RWMutex
-		values map[[32]byte][]byte
+// hintValue is what a trie's hints keep of a value: an account, or a
+// slot's 32 bytes.
+type hintValue interface {
+	triehash.Account | common.Hash
+}
+
+// encodeHint returns v as the trie stores it: the account's RLP, or the
+// slot's value trimmed and RLP-encoded.
+func encodeHint[V hintValue](v V) []byte {
+	switch v := any(v).(type) {
+	case triehash.Account:
+		return triehash.AppendAccount(nil, &v)
+	case common.Hash:
+		return rlpstream.AppendBytes(nil, common.TrimLeftZeroes(v[:]))
 	}
-	taken *atomic.Int64 // the state's count of leaves taken from hints
+	return nil
 }
 
-func (k *keyHints) put(key [32]byte, value []byte) {
-	s := &k.shards[key[0]>>4]
-	s.mu.Lock()
-	if s.values == nil {
-		s.values = make(map[[32]byte][]byte)
+// keyHints are the values of one trie's keys: the readers add them from
+// the StateDB's goroutines, by the key as read (an address, a slot), while
+// the trie's workers ask for them by hashed key. A read only appends the
+// value to a list, and the first question after reads hashes the list's
+// keys together, in one Sum256Batch, and files the values by hash: the
+// reads are on the path of a block's execution, the questions on the
+// prefetcher's, and most values read are never asked for.
+type keyHints[V hintValue] struct {
+	// pending holds the values read and not yet filed, in chunks that
+	// double up to maxPendingChunk (chunk is the size of the last): a read
+	// appends without copying the values before it. Its lock is held only
+	// to append to it or to take it, so that a read, on the way of a
+	// block's execution, does not wait while the prefetcher files.
+	pendingMu sync.Mutex
+	pending   [][]readValue[V]
+	chunk     int
+	filed     int // the values of the last chunk filed already
+
+	mu     sync.Mutex     // for the values, and file's buffers
+	values map[[32]byte]V // by hashed key
+	keys   [][]byte
+	sums   [][32]byte
+	taken  *atomic.Int64 // the state's count of leaves taken from hints
+}
+
+// The sizes of a keyHints' chunks of pending values: most storage tries
+// read a few slots, the account trie thousands of accounts.
+const (
+	minPendingChunk = 8
+	maxPendingChunk = 512
+)
+
+// readValue is a value read at a key of n bytes.
+type readValue[V hintValue] struct {
+	key [32]byte
+	n   uint8
+	v   V
+}
+
+// put keeps v, read at key (at most 32 bytes).
+func (k *keyHints[V]) put(key []byte, v V) {
+	r := readValue[V]{v: v}
+	r.n = uint8(copy(r.key[:], key))
+	k.pendingMu.Lock()
+	last := len(k.pending) - 1
+	if last < 0 || len(k.pending[last]) == cap(k.pending[last]) {
+		k.chunk = min(max(2*k.chunk, minPendingChunk), maxPendingChunk)
+		k.pending = append(k.pending, make([]readValue[V], 0, k.chunk))
+		last++
 	}
-	s.values[key] = value
-	s.mu.Unlock()
+	k.pending[last] = append(k.pending[last], r)
+	k.pendingMu.Unlock()
 }
 
-// get returns the value kept for key (a hashed key), or nil.
-func (k *keyHints) get(key []byte) []byte {
+// expected returns the value kept for key (a hashed key) as the trie
+// stores it, or nil.
+func (k *keyHints[V]) expected(key []byte) []byte {
 	if len(key) != 32 {
 		return nil
 	}
-	s := &k.shards[key[0]>>4]
-	s.mu.RLock()
-	v := s.values[[32]byte(key)]
-	s.mu.RUnlock()
-	return v
+	k.mu.Lock()
+	k.file(k.takePending())
+	v, ok := k.values[[32]byte(key)]
+	k.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	return encodeHint(v)
+}
+
+// takePending returns the values read since the last call and leaves the
+// last chunk in place, so that reads go on filling it: they append past
+// the values returned, which nothing writes again.
+func (k *keyHints[V]) takePending() [][]readValue[V] {
+	k.pendingMu.Lock()
+	defer k.pendingMu.Unlock()
+	n := len(k.pending)
+	if n == 0 || n == 1 && len(k.pending[0]) == k.filed {
+		return nil
+	}
+	taken := slices.Clone(k.pending)
+	taken[0] = taken[0][k.filed:]
+	last := k.pending[n-1]
+	k.pending = append(k.pending[:0], last)
+	k.filed = len(last)
+	return taken
+}
+
+// file hashes the keys of the values read and files the values by hash.
+func (k *keyHints[V]) file(pending [][]readValue[V]) {
+	n := 0
+	for _, chunk := range pending {
+		n += len(chunk)
+	}
+	if n == 0 {
+		return
+	}
+	keys := k.keys[:0]
+	for _, chunk := range pending {
+		for i := range chunk {
+			keys = append(keys, chunk[i].key[:chunk[i].n])
+		}
+	}
+	sums := slices.Grow(k.sums[:0], n)[:n]
+	fastkeccak.Sum256Batch(sums, keys)
+	clear(keys)
+	k.keys, k.sums = keys[:0], sums[:0]
+	if k.values == nil {
+		k.values = make(map[[32]byte]V, n)
+	}
+	i := 0
+	for _, chunk := range pending {
+		for j := range chunk {
+			k.values[sums[i]] = chunk[j].v
+			i++
+		}
+	}
+}
+
+// took counts a leaf taken from the hints.
+func (k *keyHints[V]) took() { k.taken.Add(1) }
+
+// hintedValues are a trie's hints, as hintedReads asks them.
+type hintedValues interface {
+	expected(key []byte) []byte
+	took()
 }
 
 // hintedReads is a trie's readRecorder with the values its keys were read
 // with: the trie's triehash.HintedSource.
 type hintedReads struct {
 	*readRecorder
-	hints *keyHints
+	hints hintedValues
 }
 
 // ExpectedValue returns the value key's leaf holds, as the state reader
 // read it, or nil.
-func (r hintedReads) ExpectedValue(key []byte) []byte { return r.hints.get(key) }
+func (r hintedReads) ExpectedValue(key []byte) []byte { return r.hints.expected(key) }
 
 // HintTaken records the leaf the trie took from a hint as read, for the
 // witness.
 func (r hintedReads) HintTaken(path, blob []byte) {
-	r.hints.taken.Add(1)
+	r.hints.took()
 	if !r.proving.Load() {
 		r.record(path, blob)
 	}

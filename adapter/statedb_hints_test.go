@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"bytes"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -55,16 +56,16 @@ func TestStateHintsKeepReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := hints.accounts.get(crypto.Keccak256(addr[:])); !bytes.Equal(got, wantAccount) {
+	if got := hints.accounts.expected(crypto.Keccak256(addr[:])); !bytes.Equal(got, wantAccount) {
 		t.Fatalf("account hint %x, want %x", got, wantAccount)
 	}
-	if got := hints.accounts.get(crypto.Keccak256(common.Address{9}.Bytes())); got != nil {
+	if got := hints.accounts.expected(crypto.Keccak256(common.Address{9}.Bytes())); got != nil {
 		t.Fatalf("hint %x for an account that is not there", got)
 	}
-	if got := hints.slots(addr).get(crypto.Keccak256(slot[:])); !bytes.Equal(got, []byte{7}) {
+	if got := hints.slots(addr).expected(crypto.Keccak256(slot[:])); !bytes.Equal(got, []byte{7}) {
 		t.Fatalf("slot hint %x, want 07", got)
 	}
-	if got := hints.slots(addr).get(crypto.Keccak256(common.Hash{3}.Bytes())); got != nil {
+	if got := hints.slots(addr).expected(crypto.Keccak256(common.Hash{3}.Bytes())); got != nil {
 		t.Fatalf("hint %x for an empty slot", got)
 	}
 	if hints.kept.Load() != 2 {
@@ -73,7 +74,7 @@ func TestStateHintsKeepReads(t *testing.T) {
 	// A full root keeps nothing more.
 	hints.kept.Store(hintsPerRoot)
 	hints.noteAccount(common.Address{4}, acc)
-	if got := hints.accounts.get(crypto.Keccak256(common.Address{4}.Bytes())); got != nil {
+	if got := hints.accounts.expected(crypto.Keccak256(common.Address{4}.Bytes())); got != nil {
 		t.Fatal("a root past hintsPerRoot values kept another")
 	}
 	// The roots read at last are kept, the oldest dropped.
@@ -88,5 +89,31 @@ func TestStateHintsKeepReads(t *testing.T) {
 	newest := sdb.hints.at(common.Hash{hintRoots})
 	if again := sdb.hints.at(common.Hash{hintRoots}); again != newest {
 		t.Fatal("a root's hints were made twice")
+	}
+}
+
+// TestKeyHintsInterleaved files values while more are read, as a block's
+// prefetcher asks while its execution reads: every value read is found,
+// by its hashed key, whenever it is asked for after the read.
+func TestKeyHintsInterleaved(t *testing.T) {
+	k := &keyHints[common.Hash]{taken: new(atomic.Int64)}
+	var slots []common.Hash
+	for i := range 3000 {
+		slot := common.Hash{byte(i >> 8), byte(i)}
+		k.put(slot[:], common.Hash{31: byte(i%127 + 1)})
+		slots = append(slots, slot)
+		if i%7 == 0 || i%600 == 599 {
+			if got := k.expected(crypto.Keccak256(slot[:])); !bytes.Equal(got, []byte{byte(i%127 + 1)}) {
+				t.Fatalf("read %d: hint %x", i, got)
+			}
+		}
+	}
+	for i, slot := range slots {
+		if got := k.expected(crypto.Keccak256(slot[:])); !bytes.Equal(got, []byte{byte(i%127 + 1)}) {
+			t.Fatalf("slot %d: hint %x", i, got)
+		}
+	}
+	if got := k.expected(crypto.Keccak256([]byte("absent"))); got != nil {
+		t.Fatalf("hint %x for a slot not read", got)
 	}
 }

@@ -146,7 +146,7 @@ func (s *StateTrie) storage(addr common.Address) (*storageTrie, error) {
 // state stateRoot; with record, it keeps the nodes it reads for Witness.
 // Storage tries hash on one goroutine each: StateDB and StateTrie hash
 // several of them in parallel.
-func openStorageTrie(stateRoot common.Hash, address common.Address, root common.Hash, db database.NodeDatabase, record bool, hints *keyHints) (*SecureTrie, error) {
+func openStorageTrie(stateRoot common.Hash, address common.Address, root common.Hash, db database.NodeDatabase, record bool, hints hintedValues) (*SecureTrie, error) {
 	return openSecureTrie(triehash.Options{Workers: 1}, storageTrieID(stateRoot, address, root), db, record, hints)
 }
 

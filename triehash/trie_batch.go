@@ -240,7 +240,6 @@ func (t *Trie) prefetchSplit(sp *batchSplit, l *nodeLoader, keys, values [][]byt
 		}
 		walkers, nibbles, ends := keyWalkers(&sp.branch.children[nib], depth+1, keys, values, mine)
 		w := l.fork()
-		w.expectValues(walkers, keys)
 		if i, err := w.walk(walkers); err != nil {
 			errs[nib], errAt[nib] = err, i
 		}
@@ -272,13 +271,14 @@ type nodeLoader struct {
 
 	// A walk's round: its loads, their paths one after another, the load
 	// of each slot, and a byte of the loaded nodes, kept.
-	reqs    []loadRequest
-	paths   []byte
-	seen    map[*node]int
-	sink    byte
-	alloc   nodeAlloc  // where the loader's nodes come from
-	checks  nodeChecks // a chunk's nodes, for checkChunk
-	guesses nodeChecks // a chunk's guessed leaves, for guessLeaves
+	reqs     []loadRequest
+	paths    []byte
+	seen     map[*node]int
+	sink     byte
+	alloc    nodeAlloc  // where the loader's nodes come from
+	checks   nodeChecks // a chunk's nodes, for checkChunk
+	guesses  nodeChecks // a chunk's guessed leaves, for guessLeaves
+	guessBuf []byte     // their encodings
 }
 
 func newNodeLoader(t *Trie, keys, values [][]byte) *nodeLoader {
@@ -312,7 +312,6 @@ func (l *nodeLoader) inOrder(keys, values [][]byte) (int, error) {
 		all[i] = int32(i)
 	}
 	walkers, _, _ := keyWalkers(&l.t.root, 0, keys, values, all)
-	l.expectValues(walkers, keys)
 	return l.walk(walkers)
 }
 

@@ -25,8 +25,10 @@ type walker struct {
 	key    int32  // the key's index in the batch
 	change int8   // what the key is loaded for: forRead, forInsert or forDelete
 	// expect is the value the trie's HintedSource expects the key to hold,
-	// nil if none: see trie_hints.go.
+	// nil if none, asked for when the walk first has a node to load below
+	// the root (asked): see trie_hints.go.
 	expect []byte
+	asked  bool
 }
 
 // loadRequest is a node a round loads, into the slot that holds its hash.
@@ -105,8 +107,13 @@ func (l *nodeLoader) advance(w *walker) bool {
 		switch n := (*w.slot).(type) {
 		case *hashNode:
 			l.request(w.slot, n, w.key, w.k[:w.pos])
-			if w.expect != nil && w.pos > 0 {
-				l.guessFor(w)
+			if w.pos > 0 && l.t.hints != nil {
+				if !w.asked {
+					w.expect, w.asked = l.t.expectedValue(w.k), true
+				}
+				if w.expect != nil {
+					l.guessFor(w)
+				}
 			}
 			return true
 		case *shortNode:

@@ -40,17 +40,6 @@ type HintedSource interface {
 	HintTaken(path, blob []byte)
 }
 
-// expectValues sets each walker's expected value from the trie's hints.
-func (l *nodeLoader) expectValues(ws []walker, keys [][]byte) {
-	h := l.t.hints
-	if h == nil {
-		return
-	}
-	for i := range ws {
-		ws[i].expect = h.ExpectedValue(keys[ws[i].key])
-	}
-}
-
 // appendGuessedLeaf appends the leaf node of the nibbles suffix (ending
 // with the terminator) and value.
 func appendGuessedLeaf(dst, suffix, value []byte) []byte {
@@ -67,34 +56,46 @@ func guessedLeafContent(suffix, value []byte) int {
 
 // guessLeaves takes, for the requests of reqs that carry a guess, the
 // guessed leaf where its hash is the one asked for: such a request then
-// has its blob and needs no lookup.
+// has its blob and needs no lookup. Most guesses are wrong (a key's walk
+// guesses at every node it loads, and only its last is a leaf), so they are
+// encoded into the loader's buffer, and only the leaves taken copied out,
+// into one allocation a chunk: the nodes decoded from them keep them.
 func (l *nodeLoader) guessLeaves(reqs []loadRequest) {
 	c := &l.guesses
 	c.reset()
-	size := 0
+	buf := l.guessBuf[:0]
+	var ends []int
 	for i := range reqs {
 		if r := &reqs[i]; r.guess != nil {
-			content := guessedLeafContent(r.suffix, r.guess)
-			size += rlpstream.HeaderSize(content) + content
+			buf = appendGuessedLeaf(buf, r.suffix, r.guess)
+			ends = append(ends, len(buf))
 		}
 	}
-	if size == 0 {
+	if len(ends) == 0 {
 		return
 	}
-	// The leaves a chunk guesses share one buffer: those taken are kept by
-	// the nodes decoded from them.
-	buf := make([]byte, 0, size)
+	l.guessBuf = buf
+	start, j := 0, 0
 	for i := range reqs {
 		if r := &reqs[i]; r.guess != nil {
-			start := len(buf)
-			buf = appendGuessedLeaf(buf, r.suffix, r.guess)
-			c.add(r.hash, buf[start:len(buf):len(buf)], i)
+			c.add(r.hash, buf[start:ends[j]], i)
+			start = ends[j]
+			j++
 		}
 	}
 	c.hashAll()
+	size := 0
+	for j := range c.tags {
+		if !c.wrong(j) {
+			size += len(c.blobs[j])
+		}
+	}
+	taken := make([]byte, 0, size)
 	for j, i := range c.tags {
 		if !c.wrong(j) {
-			reqs[i].blob, reqs[i].guessed = c.blobs[j], true
+			start := len(taken)
+			taken = append(taken, c.blobs[j]...)
+			reqs[i].blob, reqs[i].guessed = taken[start:len(taken):len(taken)], true
 		}
 	}
 	c.reset()
