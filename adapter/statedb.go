@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/trie"
 	"github.com/ethereum/go-ethereum/triedb/database"
@@ -14,14 +15,14 @@ import (
 // which load, update, hash and commit the state with keccakroot's Trie,
 // while everything else (Iteratee, TrieDB, Commit, Type, and
 // ReadersWithCacheStats where db has it, which core.BlockChain uses for its
-// prefetching reader) is db's own. The readers (Reader's, and
-// ReadersWithCacheStats') are db's, returning what they return, and keep
-// the accounts and slots they read, those of the last four state roots (at
-// most 131,072 values a root, about 20 MB): a StateDB reads every value it
-// changes before its tries load the key's path, and the tries take the
-// key's leaf from that value, without reading it from the trie database,
-// where the leaf's hash is the one its parent holds. A client switches its
-// StateDB with one line:
+// prefetching reader) is db's own. On the path scheme the readers
+// (Reader's, and ReadersWithCacheStats') are db's, returning what they
+// return, and keep the accounts and slots they read, those of the last four
+// state roots (at most 131,072 values a root, about 20 MB): a StateDB reads
+// every value it changes before its tries load the key's path, and the
+// tries take the key's leaf from that value, without reading it from the
+// trie database, where the leaf's hash is the one its parent holds. A
+// client switches its StateDB with one line:
 //
 //	sdb := adapter.NewStateDatabase(state.NewMPTDatabase(tdb, codedb).WithSnapshot(snaps))
 //	statedb, err := state.New(parentRoot, sdb)
@@ -83,7 +84,11 @@ func NewStateDatabaseWithNodeCache(db state.Database, cache *NodeCache) state.Da
 	if !db.Type().Is(state.TypeMPT) {
 		return db
 	}
-	base := &StateDatabase{Database: db, cache: cache, hints: new(stateHints)}
+	base := &StateDatabase{Database: db, cache: cache}
+	if tdb := db.TrieDB(); tdb != nil && tdb.Scheme() == rawdb.PathScheme {
+		// Measured on the path scheme only: see statedb_hints.go.
+		base.hints = new(stateHints)
+	}
 	if warmer, ok := db.(cacheStatsReaders); ok {
 		return &stateDatabaseWithCacheStats{StateDatabase: base, warmer: warmer}
 	}

@@ -13,16 +13,17 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/ethereum/go-ethereum/triedb"
+	"github.com/ethereum/go-ethereum/triedb/pathdb"
 	"github.com/holiman/uint256"
 )
 
 // TestStateHintsKeepReads reads an account and slots through a
-// NewStateDatabase reader and checks what it keeps for the tries: the
+// NewStateDatabase reader (path scheme) and checks what it keeps for the tries: the
 // account's encoding and the slot's trimmed RLP value, by hashed key, and
 // nothing for a slot or account that is not there; only the last
 // hintRoots roots' reads, and no more than hintsPerRoot values a root.
 func TestStateHintsKeepReads(t *testing.T) {
-	mpt := state.NewMPTDatabase(triedb.NewDatabase(rawdb.NewMemoryDatabase(), triedb.HashDefaults), nil)
+	mpt := state.NewMPTDatabase(triedb.NewDatabase(rawdb.NewMemoryDatabase(), &triedb.Config{PathDB: pathdb.Defaults}), nil)
 	statedb, err := state.New(types.EmptyRootHash, mpt)
 	if err != nil {
 		t.Fatal(err)

@@ -48,7 +48,13 @@ func TestNewStateDatabaseWraps(t *testing.T) {
 	if historic := state.NewHistoricDatabase(mpt.TrieDB(), nil); NewStateDatabase(historic) != state.Database(historic) {
 		t.Fatal("a historic database was wrapped")
 	}
-	checkReadersKeepStats(t, mpt, wrapped)
+	if reader, err := wrapped.Reader(types.EmptyRootHash); err != nil {
+		t.Fatal(err)
+	} else if _, kept := reader.(*hintingReader); kept {
+		t.Fatal("the hash scheme's reader keeps hints")
+	}
+	pathMPT := state.NewMPTDatabase(triedb.NewDatabase(disk, &triedb.Config{PathDB: pathdb.Defaults}), nil)
+	checkReadersKeepStats(t, pathMPT, NewStateDatabase(pathMPT))
 	tr, err := wrapped.OpenTrie(types.EmptyRootHash)
 	if err != nil {
 		t.Fatal(err)
@@ -61,8 +67,8 @@ func TestNewStateDatabaseWraps(t *testing.T) {
 	}
 }
 
-// checkReadersKeepStats checks that the readers of wrapped, which keep
-// what they read as hints, have go-ethereum's statistics method where
+// checkReadersKeepStats checks that the readers of wrapped, a path-scheme
+// database, which keep what they read as hints, have go-ethereum's statistics method where
 // mpt's readers have it, and only there.
 func checkReadersKeepStats(t *testing.T, mpt state.Database, wrapped state.Database) {
 	t.Helper()

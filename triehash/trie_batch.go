@@ -271,14 +271,12 @@ type nodeLoader struct {
 
 	// A walk's round: its loads, their paths one after another, the load
 	// of each slot, and a byte of the loaded nodes, kept.
-	reqs     []loadRequest
-	paths    []byte
-	seen     map[*node]int
-	sink     byte
-	alloc    nodeAlloc  // where the loader's nodes come from
-	checks   nodeChecks // a chunk's nodes, for checkChunk
-	guesses  nodeChecks // a chunk's guessed leaves, for guessLeaves
-	guessBuf []byte     // their encodings
+	reqs   []loadRequest
+	paths  []byte
+	seen   map[*node]int
+	sink   byte
+	alloc  nodeAlloc  // where the loader's nodes come from
+	checks nodeChecks // a chunk's nodes, for checkChunk
 }
 
 func newNodeLoader(t *Trie, keys, values [][]byte) *nodeLoader {

@@ -187,7 +187,7 @@ func (l *nodeLoader) fetch() {
 func (l *nodeLoader) fetchChunk(reqs []loadRequest) {
 	t := l.t
 	if t.hints != nil {
-		l.guessLeaves(reqs)
+		guessLeaves(reqs)
 	}
 	for i := range reqs {
 		if r := &reqs[i]; !r.guessed {

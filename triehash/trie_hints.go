@@ -2,6 +2,7 @@ package triehash
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/keccakroot/keccakroot/fastkeccak"
 	"github.com/keccakroot/keccakroot/rlpstream"
@@ -21,11 +22,14 @@ import (
 // before: nothing the trie reports depends on a guess.
 
 // HintedSource is a NodeSource that may know the values its trie's keys
-// hold in the stored trie, as a trie's Prefetch and UpdateBatch find them.
-// Where it knows the value of a key, those loads hash the leaf the value
-// would make before they ask the source for a node on the key's path that
-// only that key's walk needs, and take the leaf without asking if its hash
-// is the one the parent branch holds.
+// hold in the stored trie. Where it knows the value of a key, the trie's
+// loads along that key's path (Get, Update and Delete, Prefetch and
+// UpdateBatch) hash the leaf the value would make at the depth of each
+// node below the root they are about to ask the source for, and take the
+// leaf without asking if its hash is the one the parent branch holds.
+// Prefetch and UpdateBatch guess only for a node that no other key with a
+// value needs in the same round: a leaf holds one key. Nothing the trie
+// reports depends on the values: a wrong one costs a hash.
 type HintedSource interface {
 	NodeSource
 	// ExpectedValue returns the value key (as given to the trie) is
@@ -54,27 +58,38 @@ func guessedLeafContent(suffix, value []byte) int {
 	return compactSizeOf(suffix) + rlpstream.BytesSize(value)
 }
 
+// guessScratch is guessLeaves' working memory: the guesses' encodings and
+// their checks. The loaders of a batch's workers are made for each batch,
+// so their scratch comes from a pool rather than growing anew each time.
+type guessScratch struct {
+	buf    []byte
+	ends   []int
+	checks nodeChecks
+}
+
+var guessScratches = sync.Pool{New: func() any { return new(guessScratch) }}
+
 // guessLeaves takes, for the requests of reqs that carry a guess, the
 // guessed leaf where its hash is the one asked for: such a request then
 // has its blob and needs no lookup. Most guesses are wrong (a key's walk
 // guesses at every node it loads, and only its last is a leaf), so they are
-// encoded into the loader's buffer, and only the leaves taken copied out,
-// into one allocation a chunk: the nodes decoded from them keep them.
-func (l *nodeLoader) guessLeaves(reqs []loadRequest) {
-	c := &l.guesses
-	c.reset()
-	buf := l.guessBuf[:0]
-	var ends []int
+// encoded into scratch memory, and only the leaves taken copied out, into
+// one allocation a chunk: the nodes decoded from them keep them.
+func guessLeaves(reqs []loadRequest) {
+	g := guessScratches.Get().(*guessScratch)
+	defer guessScratches.Put(g)
+	buf, ends := g.buf[:0], g.ends[:0]
 	for i := range reqs {
 		if r := &reqs[i]; r.guess != nil {
 			buf = appendGuessedLeaf(buf, r.suffix, r.guess)
 			ends = append(ends, len(buf))
 		}
 	}
+	g.buf, g.ends = buf, ends
 	if len(ends) == 0 {
 		return
 	}
-	l.guessBuf = buf
+	c := &g.checks
 	start, j := 0, 0
 	for i := range reqs {
 		if r := &reqs[i]; r.guess != nil {
@@ -90,12 +105,14 @@ func (l *nodeLoader) guessLeaves(reqs []loadRequest) {
 			size += len(c.blobs[j])
 		}
 	}
-	taken := make([]byte, 0, size)
-	for j, i := range c.tags {
-		if !c.wrong(j) {
-			start := len(taken)
-			taken = append(taken, c.blobs[j]...)
-			reqs[i].blob, reqs[i].guessed = taken[start:len(taken):len(taken)], true
+	if size > 0 {
+		taken := make([]byte, 0, size)
+		for j, i := range c.tags {
+			if !c.wrong(j) {
+				start := len(taken)
+				taken = append(taken, c.blobs[j]...)
+				reqs[i].blob, reqs[i].guessed = taken[start:len(taken):len(taken)], true
+			}
 		}
 	}
 	c.reset()
