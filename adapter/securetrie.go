@@ -290,7 +290,8 @@ func encodeAccount(addr common.Address, acc *types.StateAccount) ([]byte, error)
 
 // appendAccount appends acc's encoding in the account trie to dst.
 func appendAccount(dst []byte, addr common.Address, acc *types.StateAccount) ([]byte, error) {
-	if acc == nil || len(acc.CodeHash) != 32 || acc.Balance == nil {
+	v, ok := trieAccount(acc)
+	if !ok {
 		// Not a shape AppendAccount writes: encode as go-ethereum does.
 		value, err := rlp.EncodeToBytes(acc)
 		if err != nil {
@@ -298,9 +299,19 @@ func appendAccount(dst []byte, addr common.Address, acc *types.StateAccount) ([]
 		}
 		return append(dst, value...), nil
 	}
-	return triehash.AppendAccount(dst, &triehash.Account{
+	return triehash.AppendAccount(dst, &v), nil
+}
+
+// trieAccount returns acc as triehash.AppendAccount takes it, and false for
+// a nil account or one of another shape (no balance, a code hash that is
+// not 32 bytes).
+func trieAccount(acc *types.StateAccount) (triehash.Account, bool) {
+	if acc == nil || len(acc.CodeHash) != 32 || acc.Balance == nil {
+		return triehash.Account{}, false
+	}
+	return triehash.Account{
 		Nonce: acc.Nonce, Balance: *acc.Balance, StorageRoot: acc.Root, CodeHash: [32]byte(acc.CodeHash),
-	}), nil
+	}, true
 }
 
 // UpdateStorage sets slot key to value (its leading zeros trimmed, as

@@ -121,12 +121,9 @@ func (h *rootHints) room() bool {
 // noteAccount keeps acc, read at addr, as the value its leaf holds. An
 // account of a shape the trie's encoder does not take is left out.
 func (h *rootHints) noteAccount(addr common.Address, acc *types.StateAccount) {
-	if acc == nil || acc.Balance == nil || len(acc.CodeHash) != 32 || !h.room() {
-		return
+	if v, ok := trieAccount(acc); ok && h.room() {
+		h.accounts.put(addr[:], v)
 	}
-	h.accounts.put(addr[:], triehash.Account{
-		Nonce: acc.Nonce, Balance: *acc.Balance, StorageRoot: acc.Root, CodeHash: [32]byte(acc.CodeHash),
-	})
 }
 
 // noteSlot keeps value, read at addr's slot, as the value its leaf holds.
@@ -299,9 +296,7 @@ func (r hintedReads) ExpectedValue(key []byte) []byte { return r.hints.expected(
 // witness.
 func (r hintedReads) HintTaken(path, blob []byte) {
 	r.hints.took()
-	if !r.proving.Load() {
-		r.record(path, blob)
-	}
+	r.record(path, blob)
 }
 
 var _ triehash.HintedSource = hintedReads{}

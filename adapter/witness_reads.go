@@ -49,15 +49,18 @@ type recordedRead struct {
 
 func (r *readRecorder) Node(path []byte, hash [32]byte) ([]byte, error) {
 	blob, err := r.src.Node(path, hash)
-	if err != nil || len(blob) == 0 || r.proving.Load() {
+	if err != nil || len(blob) == 0 {
 		return blob, err
 	}
 	r.record(path, blob)
 	return blob, nil
 }
 
-// record logs blob as the node read at path.
+// record logs blob as the node read at path, unless Prove is reading.
 func (r *readRecorder) record(path, blob []byte) {
+	if r.proving.Load() {
+		return
+	}
 	shard := r.shard(path)
 	shard.mu.Lock()
 	shard.paths = append(shard.paths, path...)

@@ -47,15 +47,9 @@ type HintedSource interface {
 // appendGuessedLeaf appends the leaf node of the nibbles suffix (ending
 // with the terminator) and value.
 func appendGuessedLeaf(dst, suffix, value []byte) []byte {
-	dst = rlpstream.AppendListHeader(dst, guessedLeafContent(suffix, value))
+	dst = rlpstream.AppendListHeader(dst, compactSizeOf(suffix)+rlpstream.BytesSize(value))
 	dst = appendCompactNibbles(dst, suffix)
 	return rlpstream.AppendBytes(dst, value)
-}
-
-// guessedLeafContent is the size of the content of the leaf of suffix and
-// value.
-func guessedLeafContent(suffix, value []byte) int {
-	return compactSizeOf(suffix) + rlpstream.BytesSize(value)
 }
 
 // guessScratch is guessLeaves' working memory: the guesses' encodings and
